@@ -1,0 +1,72 @@
+package dev.weir.admin;
+
+import dev.weir.api.InvalidJobException;
+import dev.weir.api.UnknownQueueException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Every failure of the REST API answers {@code {"error", "message"}} with a fitting status. */
+public final class ErrorMappers {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMappers.class.getName());
+
+    private ErrorMappers() {
+    }
+
+    @Provider
+    public static class ApiErrors implements ExceptionMapper<ApiError> {
+        @Override
+        public Response toResponse(ApiError e) {
+            return e.toResponse();
+        }
+    }
+
+    @Provider
+    public static class InvalidJobs implements ExceptionMapper<InvalidJobException> {
+        @Override
+        public Response toResponse(InvalidJobException e) {
+            int status = e instanceof UnknownQueueException ? 404
+                    : e.code().equals("args_too_large") || e.code().equals("batch_too_large") ? 413 : 400;
+            return ApiError.body(status, e.code(), e.getMessage());
+        }
+    }
+
+    @Provider
+    public static class WebErrors implements ExceptionMapper<WebApplicationException> {
+        @Override
+        public Response toResponse(WebApplicationException e) {
+            int status = e.getResponse().getStatus();
+            String code = switch (status) {
+                case 404 -> "not_found";
+                case 405 -> "method_not_allowed";
+                case 406 -> "not_acceptable";
+                case 415 -> "unsupported_media_type";
+                default -> "http_" + status;
+            };
+            return ApiError.body(status, code, e.getMessage());
+        }
+    }
+
+    @Provider
+    public static class Unexpected implements ExceptionMapper<RuntimeException> {
+        @Override
+        public Response toResponse(RuntimeException e) {
+            Throwable cause = e;
+            while (cause.getCause() != null && cause != cause.getCause()) {
+                if (cause instanceof InvalidJobException invalid) {
+                    return new InvalidJobs().toResponse(invalid);
+                }
+                cause = cause.getCause();
+            }
+            if (cause instanceof InvalidJobException invalid) {
+                return new InvalidJobs().toResponse(invalid);
+            }
+            LOG.log(Level.WARNING, "Weir: REST call failed", e);
+            return ApiError.body(500, "internal_error", "the server could not complete the request: " + e);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.weir.admin;
+
+import dev.weir.api.InvalidJobException;
+import dev.weir.api.JobOptions;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Set;
+
+/**
+ * Reads one job of a REST submission ({@code {"kind", "queue"?, "args"?, "priority"?, "runAt"?, "maxAttempts"?}})
+ * into its parts, refusing anything unclear with an {@link InvalidJobException} that names the field.
+ */
+public final class JobRequestParser {
+
+    static final Set<String> FIELDS = Set.of("kind", "queue", "args", "priority", "runAt", "maxAttempts");
+
+    /** One parsed job; {@code argsJson} is a JSON object's text, or null for none. */
+    public record Parsed(String kind, String argsJson, JobOptions options) {
+    }
+
+    private JobRequestParser() {
+    }
+
+    public static Parsed parse(JsonValue value, String where) {
+        if (!(value instanceof JsonObject job)) {
+            throw new InvalidJobException("invalid_request", where + " must be a JSON object");
+        }
+        for (String field : job.keySet()) {
+            if (!FIELDS.contains(field)) {
+                throw new InvalidJobException("unknown_field", where + " has an unknown field '" + field
+                        + "' (known: kind, queue, args, priority, runAt, maxAttempts)");
+            }
+        }
+        String kind = string(job, "kind", where);
+        if (kind == null) {
+            throw new InvalidJobException("invalid_kind", where + ": kind is required");
+        }
+        JobOptions options = JobOptions.defaults();
+        String queue = string(job, "queue", where);
+        if (queue != null) {
+            options = options.queue(queue);
+        }
+        Integer priority = integer(job, "priority", where);
+        if (priority != null) {
+            options = options.priority(priority);
+        }
+        Integer maxAttempts = integer(job, "maxAttempts", where);
+        if (maxAttempts != null) {
+            options = options.maxAttempts(maxAttempts);
+        }
+        String runAt = string(job, "runAt", where);
+        if (runAt != null) {
+            options = options.runAt(instant(runAt, where));
+        }
+        String args = null;
+        JsonValue rawArgs = job.get("args");
+        if (rawArgs != null && rawArgs.getValueType() != JsonValue.ValueType.NULL) {
+            if (rawArgs.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw new InvalidJobException("invalid_args", where + ": args must be a JSON object");
+            }
+            args = rawArgs.toString();
+        }
+        return new Parsed(kind, args, options);
+    }
+
+    private static String string(JsonObject job, String field, String where) {
+        JsonValue value = job.get(field);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (!(value instanceof JsonString s)) {
+            throw new InvalidJobException("invalid_" + snake(field), where + ": " + field + " must be a string");
+        }
+        return s.getString();
+    }
+
+    private static Integer integer(JsonObject job, String field, String where) {
+        JsonValue value = job.get(field);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (!(value instanceof JsonNumber n) || !n.isIntegral()) {
+            throw new InvalidJobException("invalid_" + snake(field), where + ": " + field + " must be a whole number");
+        }
+        try {
+            return n.intValueExact();
+        } catch (ArithmeticException e) {
+            throw new InvalidJobException("invalid_" + snake(field), where + ": " + field + " is out of range");
+        }
+    }
+
+    private static Instant instant(String text, String where) {
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new InvalidJobException("invalid_run_at", where + ": runAt must be an ISO-8601 time with an offset, "
+                    + "such as 2030-01-01T12:00:00Z, was '" + text + "'");
+        }
+    }
+
+    private static String snake(String camel) {
+        return camel.replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT);
+    }
+}

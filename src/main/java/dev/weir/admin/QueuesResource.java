@@ -1,0 +1,131 @@
+package dev.weir.admin;
+
+import dev.weir.concurrency.CapacityReport;
+import dev.weir.concurrency.QueueCapacity;
+import dev.weir.config.QueueSettings;
+import dev.weir.config.WeirConfiguration;
+import dev.weir.dispatch.Engine;
+import dev.weir.dispatch.WeirRuntime;
+import dev.weir.store.JobState;
+import dev.weir.store.JobStore;
+import dev.weir.store.JtaTransactor;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+import java.util.Set;
+
+/** Queues: their job counts, capacity on this instance, and pause / resume (DESIGN §5). */
+@Path("queues")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class QueuesResource {
+
+    @Inject
+    WeirConfiguration configuration;
+
+    @Inject
+    JtaTransactor transactor;
+
+    @Inject
+    WeirRuntime runtime;
+
+    @GET
+    public JsonArray list() {
+        Snapshot s = snapshot();
+        JsonArrayBuilder queues = Json.createArrayBuilder();
+        for (QueueSettings q : configuration.settings().queues()) {
+            queues.add(view(q, s));
+        }
+        return queues.build();
+    }
+
+    @GET
+    @Path("{name}")
+    public JsonObject get(@PathParam("name") String name) {
+        return view(queue(name), snapshot());
+    }
+
+    @POST
+    @Path("{name}/pause")
+    public Response pause(@PathParam("name") String name) {
+        return setPaused(name, true);
+    }
+
+    @POST
+    @Path("{name}/resume")
+    public Response resume(@PathParam("name") String name) {
+        return setPaused(name, false);
+    }
+
+    private Response setPaused(String name, boolean paused) {
+        QueueSettings q = queue(name);
+        transactor.inNewTransaction(false, sql -> {
+            JobStore.setPaused(sql, q.name(), paused);
+            return null;
+        });
+        return Response.noContent().build();
+    }
+
+    private QueueSettings queue(String name) {
+        return configuration.settings().queue(name).orElseThrow(
+                () -> new ApiError(404, "unknown_queue", "queue '" + name + "' is not configured (see weir.queues)"));
+    }
+
+    private record Snapshot(Map<String, Map<JobState, Long>> counts, Set<String> paused) {
+    }
+
+    private Snapshot snapshot() {
+        return transactor.inNewTransaction(false,
+                sql -> new Snapshot(JobStore.countsByQueue(sql), JobStore.pausedQueues(sql)));
+    }
+
+    private JsonObject view(QueueSettings q, Snapshot s) {
+        JsonObjectBuilder counts = Json.createObjectBuilder();
+        Map<JobState, Long> byState = s.counts().getOrDefault(q.name(), Map.of());
+        for (JobState state : JobState.values()) {
+            counts.add(state.dbName(), byState.getOrDefault(state, 0L));
+        }
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("name", q.name())
+                .add("paused", s.paused().contains(q.name()))
+                .add("counts", counts);
+        QueueCapacity capacity = runtime.engine().map(Engine::capacities).map(c -> c.get(q.name())).orElse(null);
+        if (capacity == null) {
+            b.addNull("capacity");
+        } else {
+            b.add("capacity", capacity(capacity.report()));
+        }
+        b.addNull("admission");
+        return b.build();
+    }
+
+    static JsonObject capacity(CapacityReport report) {
+        if (report instanceof CapacityReport.Weighted w) {
+            return Json.createObjectBuilder()
+                    .add("mode", "weighted")
+                    .add("minWorkers", w.minWorkers())
+                    .add("weight", w.weight())
+                    .add("overflowHeld", w.overflowHeld())
+                    .add("inFlight", w.inFlight())
+                    .build();
+        }
+        CapacityReport.HardReserved h = (CapacityReport.HardReserved) report;
+        return Json.createObjectBuilder()
+                .add("mode", "hard-reserved")
+                .add("maxWorkers", h.maxWorkers())
+                .add("inFlight", h.inFlight())
+                .build();
+    }
+}

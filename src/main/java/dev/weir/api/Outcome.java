@@ -1,0 +1,89 @@
+package dev.weir.api;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a handler says about its attempt. Each outcome maps to one next state:
+ *
+ * <table>
+ * <caption>Outcomes and the states they lead to</caption>
+ * <tr><th>outcome</th><th>next state</th><th>attempt spent</th></tr>
+ * <tr><td>{@link #complete()}</td><td>{@code completed}</td><td>yes</td></tr>
+ * <tr><td>{@link #fail(String)}</td><td>{@code retryable} after exponential back-off with jitter, or
+ *     {@code discarded} when it was the last attempt</td><td>yes</td></tr>
+ * <tr><td>{@link #retryAfter(Duration, String)}</td><td>{@code retryable} after the given delay, or
+ *     {@code discarded} when it was the last attempt</td><td>yes</td></tr>
+ * <tr><td>{@link #snooze(Duration)}</td><td>{@code scheduled} after the delay</td><td>no</td></tr>
+ * <tr><td>{@link #discard(String)}</td><td>{@code discarded}</td><td>yes</td></tr>
+ * <tr><td>{@link #cancel(String)}</td><td>{@code cancelled}</td><td>yes</td></tr>
+ * </table>
+ * Errors and reasons are appended to the job's error history.
+ */
+public sealed interface Outcome {
+
+    record Complete() implements Outcome {
+    }
+
+    record Fail(String error) implements Outcome {
+        public Fail {
+            Objects.requireNonNull(error, "error");
+        }
+    }
+
+    record RetryAfter(Duration delay, String error) implements Outcome {
+        public RetryAfter {
+            requireNonNegative(delay);
+            Objects.requireNonNull(error, "error");
+        }
+    }
+
+    record Snooze(Duration delay) implements Outcome {
+        public Snooze {
+            requireNonNegative(delay);
+        }
+    }
+
+    record Discard(String reason) implements Outcome {
+        public Discard {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    record Cancel(String reason) implements Outcome {
+        public Cancel {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    static Outcome complete() {
+        return new Complete();
+    }
+
+    static Outcome fail(String error) {
+        return new Fail(error);
+    }
+
+    static Outcome retryAfter(Duration delay, String error) {
+        return new RetryAfter(delay, error);
+    }
+
+    static Outcome snooze(Duration delay) {
+        return new Snooze(delay);
+    }
+
+    static Outcome discard(String reason) {
+        return new Discard(reason);
+    }
+
+    static Outcome cancel(String reason) {
+        return new Cancel(reason);
+    }
+
+    private static void requireNonNegative(Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative: " + delay);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.weir.concurrency;
+
+import java.util.List;
+
+/**
+ * How many jobs one queue may run at once on this instance. Implementations never block: they grant what they
+ * can now, possibly nothing.
+ */
+public interface QueueCapacity {
+
+    /** Takes up to {@code wanted} permits at once (step 1 of a poll); the list may be shorter, or empty. */
+    List<Permit> tryAcquire(int wanted);
+
+    /** The queue found no job in its last poll: it stops counting as a contender (step 5 of a poll). */
+    void clearDemand();
+
+    /** Permits taken and not yet given back. */
+    int inFlight();
+
+    /** What the queue's capacity looks like now, for health and the REST API. */
+    CapacityReport report();
+
+    /** Called after every permit that comes back, on the releasing thread; must be quick and must not block. */
+    void onRelease(Runnable listener);
+}

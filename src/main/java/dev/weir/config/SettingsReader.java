@@ -1,0 +1,178 @@
+package dev.weir.config;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The one place that reads and validates Weir's configuration keys (see docs/configuration.md). It takes a
+ * plain key lookup, so it runs the same against MicroProfile Config in the server and against a map in tests.
+ * The first rule broken stops the read with an {@link InvalidConfigurationException} naming key, value and rule.
+ */
+public final class SettingsReader {
+
+    /** The rule every queue name follows. */
+    public static final Pattern QUEUE_NAME = Pattern.compile("[a-z][a-z0-9-]{0,62}");
+
+    private final Function<String, Optional<String>> lookup;
+
+    private SettingsReader(Function<String, Optional<String>> lookup) {
+        this.lookup = lookup;
+    }
+
+    /** Reads every key through {@code lookup}, which answers empty for a key that is not set. */
+    public static WeirSettings read(Function<String, Optional<String>> lookup) {
+        return new SettingsReader(lookup).read();
+    }
+
+    private WeirSettings read() {
+        OptionalInt global = optionalInt("weir.global-max-workers", 1, "INVALID_GLOBAL_MAX_WORKERS");
+        List<QueueSettings> queues = new ArrayList<>();
+        for (String name : queueNames()) {
+            queues.add(queue(name));
+        }
+        if (global.isPresent()) {
+            int sumMin = queues.stream().mapToInt(QueueSettings::minWorkers).sum();
+            if (sumMin > global.getAsInt()) {
+                throw new InvalidConfigurationException("MIN_WORKERS_EXCEED_GLOBAL",
+                        "Σ weir.queue.*.min-workers = " + sumMin + " > weir.global-max-workers = " + global.getAsInt());
+            }
+        }
+        Duration heartbeat = positiveDuration("weir.heartbeat-interval", WeirSettings.DEFAULT_HEARTBEAT_INTERVAL,
+                "INVALID_HEARTBEAT_INTERVAL");
+        Duration rescueAfter = positiveDuration("weir.rescue-after", WeirSettings.DEFAULT_RESCUE_AFTER,
+                "INVALID_RESCUE_AFTER");
+        if (rescueAfter.compareTo(heartbeat.multipliedBy(3)) < 0) {
+            throw new InvalidConfigurationException("RESCUE_TOO_SOON", "weir.rescue-after = " + rescueAfter
+                    + " (must be ≥ 3 × weir.heartbeat-interval = " + heartbeat.multipliedBy(3) + ")");
+        }
+        Duration shutdown = duration("weir.shutdown-timeout", WeirSettings.DEFAULT_SHUTDOWN_TIMEOUT,
+                "INVALID_SHUTDOWN_TIMEOUT", false);
+        boolean diagnostics = bool("weir.diagnostics.enabled", false);
+        return new WeirSettings(queues, global, heartbeat, rescueAfter, shutdown, diagnostics);
+    }
+
+    private List<String> queueNames() {
+        String raw = lookup.apply("weir.queues").orElse("default");
+        List<String> names = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String part : raw.split(",", -1)) {
+            String name = part.strip();
+            if (!QUEUE_NAME.matcher(name).matches()) {
+                throw new InvalidConfigurationException("INVALID_QUEUE_NAME",
+                        "weir.queues = " + raw + " ('" + name + "' must match " + QUEUE_NAME.pattern() + ")");
+            }
+            if (!seen.add(name)) {
+                throw new InvalidConfigurationException("DUPLICATE_QUEUE",
+                        "weir.queues = " + raw + " (names '" + name + "' twice)");
+            }
+            names.add(name);
+        }
+        return names;
+    }
+
+    private QueueSettings queue(String name) {
+        String prefix = "weir.queue." + name + ".";
+        int maxWorkers = intAtLeast(prefix + "max-workers", QueueSettings.DEFAULT_MAX_WORKERS, 1, "INVALID_MAX_WORKERS");
+        int minWorkers = intAtLeast(prefix + "min-workers", QueueSettings.DEFAULT_MIN_WORKERS, 0, "INVALID_MIN_WORKERS");
+        int weight = intAtLeast(prefix + "weight", QueueSettings.DEFAULT_WEIGHT, 1, "INVALID_WEIGHT");
+        OptionalDouble rate = positiveDouble(prefix + "rate-limit", "INVALID_RATE_LIMIT");
+        OptionalInt burst = optionalInt(prefix + "rate-burst", 1, "INVALID_RATE_BURST");
+        if (burst.isPresent() && rate.isEmpty()) {
+            throw new InvalidConfigurationException("RATE_BURST_WITHOUT_RATE", prefix + "rate-burst = "
+                    + burst.getAsInt() + " (needs " + prefix + "rate-limit)");
+        }
+        OptionalInt maxPending = optionalInt(prefix + "max-pending", 1, "INVALID_MAX_PENDING");
+        Duration deadline = positiveDuration(prefix + "deadline", QueueSettings.DEFAULT_DEADLINE, "INVALID_DEADLINE");
+        Duration poll = positiveDuration(prefix + "poll-interval", QueueSettings.DEFAULT_POLL_INTERVAL,
+                "INVALID_POLL_INTERVAL");
+        return new QueueSettings(name, maxWorkers, minWorkers, weight, rate, burst, maxPending, deadline, poll);
+    }
+
+    private int intAtLeast(String key, int defaultValue, int min, String code) {
+        OptionalInt value = optionalInt(key, min, code);
+        return value.isPresent() ? value.getAsInt() : defaultValue;
+    }
+
+    private OptionalInt optionalInt(String key, int min, String code) {
+        Optional<String> raw = value(key);
+        if (raw.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        int parsed;
+        try {
+            parsed = Integer.parseInt(raw.get());
+        } catch (NumberFormatException e) {
+            throw new InvalidConfigurationException(code, key + " = " + raw.get() + " (must be a whole number ≥ " + min + ")");
+        }
+        if (parsed < min) {
+            throw new InvalidConfigurationException(code, key + " = " + raw.get() + " (must be ≥ " + min + ")");
+        }
+        return OptionalInt.of(parsed);
+    }
+
+    private OptionalDouble positiveDouble(String key, String code) {
+        Optional<String> raw = value(key);
+        if (raw.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        double parsed;
+        try {
+            parsed = Double.parseDouble(raw.get());
+        } catch (NumberFormatException e) {
+            parsed = Double.NaN;
+        }
+        if (!(parsed > 0) || Double.isInfinite(parsed)) {
+            throw new InvalidConfigurationException(code, key + " = " + raw.get() + " (must be a number > 0)");
+        }
+        return OptionalDouble.of(parsed);
+    }
+
+    private Duration positiveDuration(String key, Duration defaultValue, String code) {
+        return duration(key, defaultValue, code, true);
+    }
+
+    private Duration duration(String key, Duration defaultValue, String code, boolean positive) {
+        Optional<String> raw = value(key);
+        if (raw.isEmpty()) {
+            return defaultValue;
+        }
+        Duration parsed;
+        try {
+            parsed = Duration.parse(raw.get());
+        } catch (DateTimeParseException e) {
+            throw new InvalidConfigurationException(code,
+                    key + " = " + raw.get() + " (must be an ISO-8601 duration such as PT30S)");
+        }
+        if (parsed.isNegative() || (positive && parsed.isZero())) {
+            throw new InvalidConfigurationException(code,
+                    key + " = " + raw.get() + " (must be " + (positive ? "> 0" : "≥ 0") + ")");
+        }
+        return parsed;
+    }
+
+    private boolean bool(String key, boolean defaultValue) {
+        Optional<String> raw = value(key);
+        if (raw.isEmpty()) {
+            return defaultValue;
+        }
+        return switch (raw.get().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new InvalidConfigurationException("INVALID_BOOLEAN",
+                    key + " = " + raw.get() + " (must be true or false)");
+        };
+    }
+
+    private Optional<String> value(String key) {
+        return lookup.apply(key).map(String::strip).filter(s -> !s.isEmpty());
+    }
+}

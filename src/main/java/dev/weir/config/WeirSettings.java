@@ -1,0 +1,50 @@
+package dev.weir.config;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Every setting Weir runs with, read and validated once by {@link SettingsReader}; every other class receives
+ * this record (or one of its parts) instead of reading configuration itself.
+ *
+ * @param queues            the queues in the order {@code weir.queues} names them
+ * @param globalMaxWorkers  set: weighted mode with this budget per instance; empty: hard-reserved mode
+ * @param heartbeatInterval how often an instance proves it is alive
+ * @param rescueAfter       an instance silent this long has its running jobs rescued
+ * @param shutdownTimeout   drain time on stop
+ * @param diagnostics       whether the built-in diagnostic job kinds are registered
+ */
+public record WeirSettings(
+        List<QueueSettings> queues,
+        OptionalInt globalMaxWorkers,
+        Duration heartbeatInterval,
+        Duration rescueAfter,
+        Duration shutdownTimeout,
+        boolean diagnostics) {
+
+    public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_RESCUE_AFTER = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+    public WeirSettings {
+        queues = List.copyOf(queues);
+    }
+
+    public boolean weighted() {
+        return globalMaxWorkers.isPresent();
+    }
+
+    public Optional<QueueSettings> queue(String name) {
+        return queues.stream().filter(q -> q.name().equals(name)).findFirst();
+    }
+
+    public Map<String, QueueSettings> queuesByName() {
+        Map<String, QueueSettings> byName = new LinkedHashMap<>();
+        queues.forEach(q -> byName.put(q.name(), q));
+        return byName;
+    }
+}

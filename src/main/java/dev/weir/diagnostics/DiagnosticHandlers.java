@@ -1,0 +1,96 @@
+package dev.weir.diagnostics;
+
+import dev.weir.api.JobContext;
+import dev.weir.api.JobHandler;
+import dev.weir.api.JobKind;
+import dev.weir.api.Outcome;
+import jakarta.json.JsonObject;
+import java.util.List;
+
+/**
+ * The built-in job kinds for benchmarks, chaos tests and operators, registered only with
+ * {@code weir.diagnostics.enabled=true}. Plain classes, not CDI beans, so they are never discovered by accident.
+ * <ul>
+ * <li>{@code weir.noop}: completes at once.</li>
+ * <li>{@code weir.sleep} {@code {"ms": n}}: sleeps n ms, then completes (stops early when cancelled).</li>
+ * <li>{@code weir.fail} {@code {"times": n}}: fails its first n attempts, then completes; n &lt; 0: always fails.</li>
+ * <li>{@code weir.hang}: runs until cancelled or past its deadline.</li>
+ * </ul>
+ */
+public final class DiagnosticHandlers {
+
+    public static final JobKind<JsonObject> NOOP = JobKind.of("weir.noop", JsonObject.class);
+    public static final JobKind<SleepArgs> SLEEP = JobKind.of("weir.sleep", SleepArgs.class);
+    public static final JobKind<FailArgs> FAIL = JobKind.of("weir.fail", FailArgs.class);
+    public static final JobKind<JsonObject> HANG = JobKind.of("weir.hang", JsonObject.class);
+
+    public record SleepArgs(long ms) {
+    }
+
+    public record FailArgs(int times) {
+    }
+
+    private DiagnosticHandlers() {
+    }
+
+    public static List<JobHandler<?>> all() {
+        return List.of(new Noop(), new Sleep(), new Fail(), new Hang());
+    }
+
+    static final class Noop implements JobHandler<JsonObject> {
+        @Override
+        public JobKind<JsonObject> kind() {
+            return NOOP;
+        }
+
+        @Override
+        public Outcome handle(JobContext<JsonObject> job) {
+            return Outcome.complete();
+        }
+    }
+
+    static final class Sleep implements JobHandler<SleepArgs> {
+        @Override
+        public JobKind<SleepArgs> kind() {
+            return SLEEP;
+        }
+
+        @Override
+        public Outcome handle(JobContext<SleepArgs> job) throws InterruptedException {
+            Thread.sleep(Math.max(0, job.args().ms()));
+            return Outcome.complete();
+        }
+    }
+
+    static final class Fail implements JobHandler<FailArgs> {
+        @Override
+        public JobKind<FailArgs> kind() {
+            return FAIL;
+        }
+
+        @Override
+        public Outcome handle(JobContext<FailArgs> job) {
+            int times = job.args().times();
+            if (times < 0 || job.attempt() <= times) {
+                throw new IllegalStateException("weir.fail: failing attempt " + job.attempt() + " as asked (times = "
+                        + times + ")");
+            }
+            return Outcome.complete();
+        }
+    }
+
+    static final class Hang implements JobHandler<JsonObject> {
+        @Override
+        public JobKind<JsonObject> kind() {
+            return HANG;
+        }
+
+        @Override
+        public Outcome handle(JobContext<JsonObject> job) throws InterruptedException {
+            while (!job.isCancelled()) {
+                Thread.sleep(50);
+            }
+            return Outcome.cancel("weir.hang: stopped when asked");
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.weir.dispatch;
+
+import dev.weir.api.JobContext;
+import dev.weir.concurrency.Permit;
+import dev.weir.store.ClaimedJob;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One attempt of a claimed job on this instance, from claim until its outcome is written: the job, the one
+ * permit it runs on, and its cancellation signal.
+ *
+ * <p>Several parties may try to end an attempt (the handler returning, the deadline watchdog, a drain that runs
+ * out of time); {@link #settle()} lets exactly one of them win. The worker thread is guarded by this object's
+ * monitor so that {@link #cancel()} interrupts the handler's thread only while the handler runs on it.
+ */
+final class Attempt implements JobContext<Object> {
+
+    private final ClaimedJob job;
+    private final Permit permit;
+    private final long deadlineNanos;
+    private final AtomicBoolean settled = new AtomicBoolean();
+    private volatile boolean cancelled;
+    private volatile Object args;
+    /** Guarded by {@code this}. */
+    private Thread worker;
+
+    Attempt(ClaimedJob job, Permit permit, long deadlineNanos) {
+        this.job = job;
+        this.permit = permit;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    ClaimedJob job() {
+        return job;
+    }
+
+    Permit permit() {
+        return permit;
+    }
+
+    boolean pastDeadline(long nowNanos) {
+        return nowNanos - deadlineNanos > 0;
+    }
+
+    /** Claims the right to write this attempt's outcome; true for exactly one caller. */
+    boolean settle() {
+        return settled.compareAndSet(false, true);
+    }
+
+    boolean isSettled() {
+        return settled.get();
+    }
+
+    void setArgs(Object args) {
+        this.args = args;
+    }
+
+    /** Asks the handler to stop: the flag it can poll, and an interrupt of its thread if it is running. */
+    synchronized void cancel() {
+        cancelled = true;
+        if (worker != null) {
+            worker.interrupt();
+        }
+    }
+
+    /** The handler starts on the current thread; false if the attempt was cancelled before it started. */
+    synchronized boolean enter() {
+        worker = Thread.currentThread();
+        return !cancelled;
+    }
+
+    /** The handler has returned: later cancels must not interrupt this (pooled) thread. */
+    synchronized void leave() {
+        worker = null;
+        Thread.interrupted();
+    }
+
+    @Override
+    public long id() {
+        return job.id();
+    }
+
+    @Override
+    public String kind() {
+        return job.kind();
+    }
+
+    @Override
+    public String queue() {
+        return job.queue();
+    }
+
+    @Override
+    public int attempt() {
+        return job.attempt();
+    }
+
+    @Override
+    public int maxAttempts() {
+        return job.maxAttempts();
+    }
+
+    @Override
+    public Object args() {
+        return args;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    @Override
+    public String toString() {
+        return "job " + job.id() + " (queue " + job.queue() + ", kind " + job.kind() + ", attempt " + job.attempt() + ")";
+    }
+}

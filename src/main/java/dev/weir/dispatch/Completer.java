@@ -1,0 +1,141 @@
+package dev.weir.dispatch;
+
+import dev.weir.store.Finish;
+import dev.weir.store.JobStore;
+import dev.weir.store.Transactor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Writes attempt outcomes in batches and only then gives their permits back.
+ *
+ * <p>One thread takes whatever outcomes are waiting (up to {@link #MAX_BATCH}) and writes them in one statement
+ * and one commit: under load the batches grow by themselves, idle it writes each outcome at once. A permit is
+ * released only after its outcome is committed (DESIGN invariant 1), so the running rows never outnumber the
+ * permits held. If the database fails, the batch is retried with back-off and its permits stay held: a
+ * dispatcher could not claim anything meanwhile anyway.
+ */
+final class Completer {
+
+    static final int MAX_BATCH = 1000;
+    private static final Logger LOG = Logger.getLogger(Completer.class.getName());
+    private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
+
+    record Settled(Attempt attempt, Finish finish) {
+    }
+
+    private final Transactor transactor;
+    private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean stopping;
+    private volatile Runnable afterBatch = () -> { };
+
+    Completer(Transactor transactor, ThreadFactory threads) {
+        this.transactor = transactor;
+        this.thread = threads.newThread(this::run);
+        this.thread.setName("weir-completer");
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Queues an outcome; the caller must have won {@link Attempt#settle()}. */
+    void submit(Attempt attempt, Finish finish) {
+        pending.add(new Settled(attempt, finish));
+    }
+
+    /** Runs after every written batch (tests and metrics hook in here). */
+    void afterBatch(Runnable hook) {
+        this.afterBatch = hook;
+    }
+
+    int backlog() {
+        return pending.size();
+    }
+
+    /** Writes what is queued, then stops; waits at most {@code timeout}. */
+    void stop(Duration timeout) throws InterruptedException {
+        stopping = true;
+        thread.join(Math.max(1, timeout.toMillis()));
+        if (thread.isAlive()) {
+            thread.interrupt();
+            thread.join(1000);
+        }
+        // Anything left (database down for the whole drain) is abandoned: its rows stay running and the
+        // rescuer of another instance takes them; the permits still come back.
+        Settled left;
+        while ((left = pending.poll()) != null) {
+            left.attempt().permit().release();
+        }
+    }
+
+    private void run() {
+        List<Settled> batch = new ArrayList<>();
+        long retryWaitMs = 50;
+        while (true) {
+            try {
+                if (batch.isEmpty()) {
+                    Settled first = pending.poll(100, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        if (stopping) {
+                            return;
+                        }
+                        continue;
+                    }
+                    batch.add(first);
+                    pending.drainTo(batch, MAX_BATCH - 1);
+                }
+                write(batch);
+                batch.clear();
+                retryWaitMs = 50;
+                afterBatch.run();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (stopping) {
+                    LOG.log(Level.WARNING, "Weir: could not record " + batch.size()
+                            + " job outcomes while stopping; another instance will rescue those jobs", e);
+                    batch.forEach(s -> s.attempt().permit().release());
+                    batch.clear();
+                    continue;
+                }
+                LOG.log(Level.WARNING, "Weir: could not record " + batch.size() + " job outcomes; retrying in "
+                        + retryWaitMs + " ms", e);
+                try {
+                    Thread.sleep(retryWaitMs);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+                retryWaitMs = Math.min(retryWaitMs * 2, MAX_RETRY_WAIT.toMillis());
+            }
+        }
+    }
+
+    private void write(List<Settled> batch) {
+        List<Finish> finishes = new ArrayList<>(batch.size());
+        for (Settled s : batch) {
+            finishes.add(s.finish());
+        }
+        Set<Long> applied = transactor.inNewTransaction(true, sql -> JobStore.finish(sql, finishes));
+        for (Settled s : batch) {
+            Finish f = s.finish();
+            if (applied.contains(f.id())) {
+                if (LOG.isLoggable(Level.FINE)) {
+                    LOG.fine("Weir: " + s.attempt() + " → " + f.state().dbName());
+                }
+            } else {
+                LOG.info(() -> "Weir: " + s.attempt() + " ended after it was rescued or cancelled; its outcome "
+                        + f.state().dbName() + " was not recorded");
+            }
+            s.attempt().permit().release();
+        }
+    }
+}

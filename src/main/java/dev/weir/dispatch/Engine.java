@@ -1,0 +1,214 @@
+package dev.weir.dispatch;
+
+import dev.weir.concurrency.HardReservedCapacity;
+import dev.weir.concurrency.QueueCapacity;
+import dev.weir.config.QueueSettings;
+import dev.weir.config.WeirSettings;
+import dev.weir.store.JobStore;
+import dev.weir.store.Transactor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Weir's machinery on one instance, free of any container: a dispatcher per queue, the runner and completer
+ * they share, the notification listener and the maintenance thread. The server wires it from container
+ * resources ({@code dev.weir.dispatch.WeirRuntime}); tests wire it from plain ones.
+ *
+ * <p>Life cycle: {@link #start()} once, then {@link #drain(Duration)} once.
+ */
+public final class Engine {
+
+    private static final Logger LOG = Logger.getLogger(Engine.class.getName());
+
+    /** What the engine is built from. */
+    public record Parts(WeirSettings settings, Transactor transactor, DataSource sessionDataSource,
+            HandlerRegistry handlers, ArgsCodec codec, Executor executor, ThreadFactory threads) {
+    }
+
+    private final WeirSettings settings;
+    private final Transactor transactor;
+    private final String instance;
+    private final Completer completer;
+    private final JobRunner runner;
+    private final Notifier notifier;
+    private final Maintenance maintenance;
+    private final Map<String, QueueDispatcher> dispatchers = new LinkedHashMap<>();
+    private volatile boolean started;
+    private volatile boolean draining;
+
+    public Engine(Parts parts) {
+        this.settings = parts.settings();
+        this.transactor = parts.transactor();
+        this.instance = instanceName();
+        this.completer = new Completer(transactor, parts.threads());
+        this.runner = new JobRunner(parts.handlers(), parts.codec(), parts.executor(), completer);
+        this.maintenance = new Maintenance(settings, transactor, parts.sessionDataSource(), instance, this,
+                parts.threads());
+        for (QueueSettings q : settings.queues()) {
+            QueueCapacity capacity = new HardReservedCapacity(q.name(), q.maxWorkers());
+            dispatchers.put(q.name(), new QueueDispatcher(q, capacity, transactor, runner, instance,
+                    () -> maintenance.paused(q.name()), parts.threads(), q.maxWorkers()));
+        }
+        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::wakeAll, parts.threads());
+    }
+
+    private static String instanceName() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "host";
+        }
+        return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Starts every thread. The heartbeat is written first, so no claim happens before this instance is known. */
+    public synchronized void start() {
+        if (started) {
+            throw new IllegalStateException("Weir engine already started");
+        }
+        maintenance.heartbeat();
+        completer.start();
+        notifier.start();
+        maintenance.start();
+        dispatchers.values().forEach(QueueDispatcher::start);
+        started = true;
+        LOG.info(() -> "Weir: instance " + instance + " started, queues " + dispatchers.keySet() + ", mode "
+                + (settings.weighted() ? "weighted" : "hard-reserved"));
+    }
+
+    /**
+     * Stops this instance gracefully: no new claims; running attempts get up to {@code timeout} to finish (with
+     * heartbeats going on); whatever is still running then is cancelled and handed back at once (available
+     * again, attempt spent) rather than left for the rescuer; outcomes are written; the instance row goes.
+     */
+    public void drain(Duration timeout) throws InterruptedException {
+        if (!started || draining) {
+            return;
+        }
+        draining = true;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        LOG.info(() -> "Weir: instance " + instance + " draining " + runner.inFlight().size()
+                + " running jobs (at most " + timeout + ")");
+        for (QueueDispatcher d : dispatchers.values()) {
+            d.stop();
+        }
+        notifier.stop();
+        while (!runner.inFlight().isEmpty() && System.nanoTime() - deadline < 0) {
+            Thread.sleep(20);
+        }
+        List<Attempt> left = new ArrayList<>(runner.inFlight());
+        for (Attempt a : left) {
+            a.cancel();
+            runner.settle(a, Outcomes.abandoned(a.job(), instance));
+        }
+        if (!left.isEmpty()) {
+            LOG.warning(() -> "Weir: handed back " + left.size() + " jobs that did not finish within " + timeout);
+        }
+        completer.stop(Duration.ofSeconds(10));
+        maintenance.stop();
+        try {
+            transactor.inNewTransaction(false, sql -> {
+                JobStore.deleteInstances(sql, instance, Duration.ofDays(3650).toMillis());
+                return null;
+            });
+        } catch (RuntimeException e) {
+            LOG.warning(() -> "Weir: could not remove instance row " + instance + ": " + e);
+        }
+        LOG.info(() -> "Weir: instance " + instance + " stopped");
+    }
+
+    /** Cancels and fails the attempts past their deadline; their permits come back once that is written. */
+    void enforceDeadlines(long nowNanos) {
+        for (Attempt a : runner.inFlight()) {
+            if (a.pastDeadline(nowNanos)) {
+                a.cancel();
+                QueueSettings q = settings.queue(a.queue()).orElseThrow();
+                if (runner.settle(a, Outcomes.deadlineExceeded(a.job(), q.deadline().toMillis()))) {
+                    LOG.warning(() -> "Weir: " + a + " ran past its deadline of " + q.deadline()
+                            + "; asked it to stop and recorded the attempt as failed");
+                }
+            }
+        }
+    }
+
+    void wake(String queue) {
+        QueueDispatcher d = dispatchers.get(queue);
+        if (d != null) {
+            d.wake();
+        }
+    }
+
+    void wakeAll() {
+        dispatchers.values().forEach(QueueDispatcher::wake);
+    }
+
+    /** Asks a running attempt on this instance to stop; true if it runs here. */
+    public boolean cancelLocal(long jobId) {
+        for (Attempt a : runner.inFlight()) {
+            if (a.id() == jobId) {
+                a.cancel();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public String instance() {
+        return instance;
+    }
+
+    public boolean draining() {
+        return draining;
+    }
+
+    /** Every dispatcher thread and the maintenance thread are running. */
+    public boolean alive() {
+        return started && !draining && maintenance.alive()
+                && dispatchers.values().stream().allMatch(QueueDispatcher::alive);
+    }
+
+    public boolean leader() {
+        return maintenance.leader();
+    }
+
+    public boolean listening() {
+        return notifier.listening();
+    }
+
+    public Map<String, QueueCapacity> capacities() {
+        Map<String, QueueCapacity> map = new LinkedHashMap<>();
+        dispatchers.forEach((name, d) -> map.put(name, d.capacity()));
+        return map;
+    }
+
+    public WeirSettings settings() {
+        return settings;
+    }
+
+    /** Read-only database probe for readiness; throws when the database does not answer. */
+    public void probe() {
+        transactor.inNewTransaction(false, sql -> {
+            JobStore.probe(sql);
+            return null;
+        });
+    }
+
+    /** For tests: runs after every batch of outcomes the completer writes. */
+    void afterCompletionBatch(Runnable hook) {
+        completer.afterBatch(hook);
+    }
+
+    /** For tests: attempts in flight per queue. */
+    Map<String, Long> inFlightByQueue() {
+        return runner.inFlightByQueue();
+    }
+}

@@ -1,0 +1,124 @@
+package dev.weir.dispatch;
+
+import dev.weir.api.JobHandler;
+import dev.weir.api.Outcome;
+import dev.weir.store.Finish;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs attempts on the executor and hands each outcome to the {@link Completer}. Keeps the set of attempts in
+ * flight on this instance, so the deadline watchdog and the drain can find them.
+ */
+final class JobRunner {
+
+    private static final Logger LOG = Logger.getLogger(JobRunner.class.getName());
+
+    private final HandlerRegistry handlers;
+    private final ArgsCodec codec;
+    private final Executor executor;
+    private final Completer completer;
+    private final Set<Attempt> inFlight = ConcurrentHashMap.newKeySet();
+
+    JobRunner(HandlerRegistry handlers, ArgsCodec codec, Executor executor, Completer completer) {
+        this.handlers = handlers;
+        this.codec = codec;
+        this.executor = executor;
+        this.completer = completer;
+    }
+
+    /** Starts an attempt on the executor; if the executor refuses, the job goes back without spending it. */
+    void start(Attempt attempt) {
+        inFlight.add(attempt);
+        try {
+            executor.execute(() -> run(attempt));
+        } catch (RejectedExecutionException e) {
+            LOG.warning(() -> "Weir: the executor refused " + attempt + "; it goes back to available ("
+                    + e.getMessage() + ")");
+            settle(attempt, Outcomes.rejected(attempt.job()));
+        }
+    }
+
+    /** Attempts started here and not yet settled. */
+    Set<Attempt> inFlight() {
+        return inFlight;
+    }
+
+    /**
+     * Ends an attempt with {@code finish} if nobody else has; the permit comes back once the outcome is written.
+     * Returns whether this call was the one that ended it.
+     */
+    boolean settle(Attempt attempt, Finish finish) {
+        if (!attempt.settle()) {
+            return false;
+        }
+        inFlight.remove(attempt);
+        completer.submit(attempt, finish);
+        return true;
+    }
+
+    private void run(Attempt attempt) {
+        Finish finish;
+        try {
+            finish = outcome(attempt);
+        } catch (Throwable t) {
+            // Last line of defence: even an Error while computing the outcome must not lose the permit.
+            finish = Outcomes.thrown(attempt.job(), t);
+        }
+        if (!settle(attempt, finish)) {
+            LOG.fine(() -> "Weir: " + attempt + " returned after it was already ended (deadline or shutdown)");
+        }
+        if (finish.error() != null && LOG.isLoggable(Level.INFO)) {
+            Finish f = finish;
+            LOG.info(() -> "Weir: " + attempt + " → " + f.state().dbName() + ": " + firstLine(f.error()));
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Finish outcome(Attempt attempt) {
+        JobHandler handler = handlers.find(attempt.kind()).orElse(null);
+        if (handler == null) {
+            return Outcomes.of(attempt.job(), Outcome.discard("unknown kind '" + attempt.kind()
+                    + "': no handler on instance that claimed it"));
+        }
+        try {
+            attempt.setArgs(codec.decode(attempt.job().argsJson(), handler.kind().argsType()));
+        } catch (RuntimeException e) {
+            return Outcomes.of(attempt.job(), Outcome.discard("bad args: cannot decode " + attempt.job().argsJson()
+                    + " as " + handler.kind().argsType().getName() + ": " + e.getMessage()));
+        }
+        if (!attempt.enter()) {
+            attempt.leave();
+            return Outcomes.abandoned(attempt.job(), "(cancelled before start)");
+        }
+        try {
+            Outcome outcome = handler.handle(attempt);
+            if (outcome == null) {
+                return Outcomes.of(attempt.job(), Outcome.fail("handler " + handler.getClass().getName()
+                        + " returned no outcome"));
+            }
+            return Outcomes.of(attempt.job(), outcome);
+        } catch (Throwable t) {
+            return Outcomes.thrown(attempt.job(), t);
+        } finally {
+            attempt.leave();
+        }
+    }
+
+    private static String firstLine(String text) {
+        int nl = text.indexOf('\n');
+        return nl < 0 ? text : text.substring(0, nl);
+    }
+
+    /** For tests: how many attempts per queue are in flight. */
+    Map<String, Long> inFlightByQueue() {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        inFlight.forEach(a -> counts.merge(a.queue(), 1L, Long::sum));
+        return counts;
+    }
+}

@@ -1,0 +1,103 @@
+package dev.weir.dispatch;
+
+import dev.weir.store.JobStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Listens on {@link JobStore#CHANNEL} with a connection of its own and tells the dispatchers which queues got
+ * jobs. Notifications are a shortcut, not a guarantee (a pooler may drop {@code LISTEN}, a reconnect misses what
+ * was sent meanwhile): every dispatcher also polls, and after a reconnect all of them are woken once.
+ */
+final class Notifier {
+
+    private static final Logger LOG = Logger.getLogger(Notifier.class.getName());
+
+    private final DataSource dataSource;
+    private final Consumer<String> onQueue;
+    private final Runnable onReconnect;
+    private final Thread thread;
+    private volatile boolean stopping;
+    private volatile boolean listening;
+
+    Notifier(DataSource dataSource, Consumer<String> onQueue, Runnable onReconnect,
+            java.util.concurrent.ThreadFactory threads) {
+        this.dataSource = dataSource;
+        this.onQueue = onQueue;
+        this.onReconnect = onReconnect;
+        this.thread = threads.newThread(this::run);
+        this.thread.setName("weir-notifier");
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    boolean listening() {
+        return listening;
+    }
+
+    void stop() throws InterruptedException {
+        stopping = true;
+        thread.interrupt();
+        thread.join(2000);
+    }
+
+    private void run() {
+        long waitMs = 200;
+        boolean first = true;
+        while (!stopping) {
+            try (Connection c = dataSource.getConnection()) {
+                PGConnection pg = c.unwrap(PGConnection.class);
+                try (Statement s = c.createStatement()) {
+                    s.execute("LISTEN " + JobStore.CHANNEL);
+                }
+                listening = true;
+                if (!first) {
+                    onReconnect.run();
+                }
+                first = false;
+                waitMs = 200;
+                try {
+                    while (!stopping) {
+                        PGNotification[] notes = pg.getNotifications(500);
+                        if (notes != null) {
+                            for (PGNotification note : notes) {
+                                onQueue.accept(note.getParameter());
+                            }
+                        }
+                    }
+                } finally {
+                    // The connection goes back to a pool: it must not keep listening there.
+                    try (Statement s = c.createStatement()) {
+                        s.execute("UNLISTEN *");
+                    } catch (SQLException e) {
+                        LOG.log(Level.FINE, "Weir: UNLISTEN on a broken connection", e);
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                listening = false;
+                if (stopping) {
+                    return;
+                }
+                LOG.log(Level.WARNING, "Weir: lost the notification connection; polling only until it is back (retry in "
+                        + waitMs + " ms)", e);
+                try {
+                    Thread.sleep(waitMs);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+                waitMs = Math.min(waitMs * 2, Duration.ofSeconds(10).toMillis());
+            }
+        }
+        listening = false;
+    }
+}

@@ -1,0 +1,166 @@
+package dev.weir.dispatch;
+
+import dev.weir.concurrency.Permit;
+import dev.weir.concurrency.QueueCapacity;
+import dev.weir.config.QueueSettings;
+import dev.weir.store.ClaimedJob;
+import dev.weir.store.JobStore;
+import dev.weir.store.Transactor;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The dispatcher of one queue on this instance: a loop that claims jobs against permits it already holds and
+ * starts them. It polls when rung (a {@code NOTIFY} for its queue, a permit coming back while it was out of
+ * permits) and otherwise every {@code poll-interval}.
+ *
+ * <p>One poll, in this order (DESIGN §3.2):
+ * <ol>
+ * <li>take permits without blocking;</li>
+ * <li>(rate limit — not yet);</li>
+ * <li>claim at most as many jobs as permits held, in one statement;</li>
+ * <li>give back the permits the database could not use;</li>
+ * <li>if no job was found, clear the queue's demand;</li>
+ * <li>start each job with exactly one permit.</li>
+ * </ol>
+ * A full batch polls again at once: there may be more.
+ */
+final class QueueDispatcher {
+
+    private static final Logger LOG = Logger.getLogger(QueueDispatcher.class.getName());
+    private static final Duration MAX_ERROR_WAIT = Duration.ofSeconds(10);
+
+    private final QueueSettings settings;
+    private final QueueCapacity capacity;
+    private final Transactor transactor;
+    private final JobRunner runner;
+    private final String instance;
+    private final BooleanSupplier paused;
+    private final Wakeup wakeup = new Wakeup();
+    private final Thread thread;
+    private final int batchSize;
+    private volatile boolean stopping;
+    /** True while the last poll found no free permit: a permit coming back must then ring. */
+    private volatile boolean starved;
+
+    QueueDispatcher(QueueSettings settings, QueueCapacity capacity, Transactor transactor, JobRunner runner,
+            String instance, BooleanSupplier paused, ThreadFactory threads, int batchSize) {
+        this.settings = settings;
+        this.capacity = capacity;
+        this.transactor = transactor;
+        this.runner = runner;
+        this.instance = instance;
+        this.paused = paused;
+        this.batchSize = batchSize;
+        this.thread = threads.newThread(this::loop);
+        this.thread.setName("weir-dispatcher-" + settings.name());
+        capacity.onRelease(() -> {
+            if (starved) {
+                wakeup.ring();
+            }
+        });
+    }
+
+    String queue() {
+        return settings.name();
+    }
+
+    QueueCapacity capacity() {
+        return capacity;
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Polls soon: new jobs may be available. */
+    void wake() {
+        wakeup.ring();
+    }
+
+    boolean alive() {
+        return thread.isAlive();
+    }
+
+    /** Stops claiming; the jobs already started keep running. */
+    void stop() throws InterruptedException {
+        stopping = true;
+        wakeup.ring();
+        thread.join(5000);
+    }
+
+    private void loop() {
+        long errorWaitMs = 100;
+        while (!stopping) {
+            boolean more;
+            try {
+                more = pollOnce();
+                errorWaitMs = 100;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Weir: queue " + queue() + " could not claim jobs; trying again in "
+                        + errorWaitMs + " ms", e);
+                more = false;
+                sleepQuietly(errorWaitMs);
+                errorWaitMs = Math.min(errorWaitMs * 2, MAX_ERROR_WAIT.toMillis());
+            }
+            if (!more && !stopping) {
+                try {
+                    wakeup.await(settings.pollInterval());
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** One poll; returns whether to poll again at once. */
+    boolean pollOnce() {
+        if (paused.getAsBoolean()) {
+            return false;
+        }
+        // 1. Permits first: a job becomes running only against a permit already held.
+        starved = true;
+        List<Permit> permits = capacity.tryAcquire(batchSize);
+        if (permits.isEmpty()) {
+            return false;
+        }
+        starved = false;
+        // 3. Claim at most one job per permit.
+        List<ClaimedJob> jobs;
+        try {
+            jobs = transactor.inNewTransaction(true,
+                    sql -> JobStore.claim(sql, queue(), permits.size(), instance, settings.deadline().toMillis()));
+        } catch (RuntimeException e) {
+            permits.forEach(Permit::release);
+            throw e;
+        }
+        // 4. Give back what the database could not use.
+        for (int i = jobs.size(); i < permits.size(); i++) {
+            permits.get(i).release();
+        }
+        // 5. An empty queue stops contending for shared capacity.
+        if (jobs.isEmpty()) {
+            capacity.clearDemand();
+            return false;
+        }
+        // 6. One permit per job.
+        long now = System.nanoTime();
+        long deadline = settings.deadline().toNanos();
+        for (int i = 0; i < jobs.size(); i++) {
+            runner.start(new Attempt(jobs.get(i), permits.get(i), now + deadline));
+        }
+        return jobs.size() == permits.size();
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

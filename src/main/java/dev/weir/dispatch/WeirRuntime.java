@@ -1,0 +1,110 @@
+package dev.weir.dispatch;
+
+import dev.weir.api.JobHandler;
+import dev.weir.config.WeirConfiguration;
+import dev.weir.config.WeirSettings;
+import dev.weir.diagnostics.DiagnosticHandlers;
+import dev.weir.store.JtaTransactor;
+import dev.weir.store.Migrator;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Starts Weir with the application and stops it with the application: reads the configuration (invalid
+ * configuration fails the deployment here), brings the schema up to date, discovers the handlers and runs the
+ * {@link Engine} on container-managed threads and the managed executor.
+ *
+ * <p>A singleton with bean-managed concurrency: its only state is the engine reference, written once in
+ * {@link #start()} and read by health checks and the REST API concurrently; the container lock would only
+ * serialise those reads.
+ */
+@Singleton
+@Startup
+@DependsOn("EmbeddedDatabase")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionManagement(TransactionManagementType.BEAN)
+public class WeirRuntime {
+
+    private static final Logger LOG = Logger.getLogger(WeirRuntime.class.getName());
+
+    @Inject
+    WeirConfiguration configuration;
+
+    @Inject
+    JtaTransactor transactor;
+
+    @Inject
+    @Any
+    Instance<JobHandler<?>> handlers;
+
+    @Resource(lookup = "jdbc/weir-session")
+    DataSource sessionDataSource;
+
+    @Resource(lookup = "concurrent/weir-jobs")
+    ManagedExecutorService executor;
+
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
+
+    private volatile Engine engine;
+
+    @PostConstruct
+    void start() {
+        long began = System.nanoTime();
+        WeirSettings settings = configuration.settings();
+        try {
+            Migrator.migrate(sessionDataSource);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Weir: cannot bring the database schema up to date: " + e.getMessage(), e);
+        }
+        List<JobHandler<?>> all = new ArrayList<>();
+        handlers.forEach(all::add);
+        if (settings.diagnostics()) {
+            all.addAll(DiagnosticHandlers.all());
+        }
+        HandlerRegistry registry = new HandlerRegistry(all);
+        Engine e = new Engine(new Engine.Parts(settings, transactor, sessionDataSource, registry,
+                new JsonbArgsCodec(), executor, threads));
+        e.start();
+        engine = e;
+        LOG.info(() -> "Weir: ready in " + (System.nanoTime() - began) / 1_000_000 + " ms; job kinds "
+                + registry.kinds());
+    }
+
+    @PreDestroy
+    void stop() {
+        Engine e = engine;
+        if (e == null) {
+            return;
+        }
+        try {
+            e.drain(configuration.settings().shutdownTimeout());
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The running engine; empty until start-up has finished. */
+    public Optional<Engine> engine() {
+        return Optional.ofNullable(engine);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.weir.store;
+
+import java.util.Locale;
+
+/**
+ * The states of a job; their lower-case names are stored in {@code weir.jobs.state} and are part of Weir's
+ * contract. Each state names what moves a job out of it.
+ */
+public enum JobState {
+    /** Waits for its run-at; the leader's scheduler makes it {@link #AVAILABLE} when due. */
+    SCHEDULED,
+    /** Ready; a queue's dispatcher claims it and it becomes {@link #RUNNING}. */
+    AVAILABLE,
+    /**
+     * Claimed by one instance against one of its permits. Its outcome moves it on; if its instance dies or the
+     * attempt passes its deadline, the rescuer moves it to {@link #AVAILABLE} or {@link #DISCARDED}.
+     */
+    RUNNING,
+    /** Failed and waiting for its back-off; the leader's scheduler makes it {@link #AVAILABLE} when due. */
+    RETRYABLE,
+    /** Done. Terminal; removed by retention clean-up. */
+    COMPLETED,
+    /** Failed for good: attempts used up, unknown kind, undecodable arguments. Terminal; an admin may retry it. */
+    DISCARDED,
+    /** Cancelled by an operator or its handler. Terminal; an admin may retry it. */
+    CANCELLED;
+
+    private final String dbName = name().toLowerCase(Locale.ROOT);
+
+    /** The name stored in the database and shown by the REST API. */
+    public String dbName() {
+        return dbName;
+    }
+
+    public boolean terminal() {
+        return this == COMPLETED || this == DISCARDED || this == CANCELLED;
+    }
+
+    public static JobState fromDb(String name) {
+        return valueOf(name.toUpperCase(Locale.ROOT));
+    }
+}

@@ -1,0 +1,165 @@
+package dev.weir.store;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every statement Weir runs against {@code weir.jobs}, each in the transaction of the {@link Sql} it is given.
+ * Stateless; the SQL itself is in {@code dev/weir/store/sql/}.
+ */
+public final class JobStore {
+
+    /** The channel {@code NOTIFY} uses to say a queue has new available jobs; the payload is the queue. */
+    public static final String CHANNEL = "weir_jobs";
+
+    private JobStore() {
+    }
+
+    /** A job just inserted: its id, and whether it is available now or scheduled. */
+    public record Inserted(long id, JobState state) {
+    }
+
+    /** Inserts the jobs in one statement; returns them in the list's order. */
+    public static List<Inserted> insert(Sql sql, List<NewJob> jobs) {
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder json = new StringBuilder(jobs.size() * 96).append('[');
+        for (NewJob job : jobs) {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            json.append("{\"kind\":");
+            Json.string(json, job.kind());
+            json.append(",\"queue\":");
+            Json.string(json, job.queue());
+            json.append(",\"args\":").append(job.argsJson() == null ? "{}" : job.argsJson());
+            json.append(",\"priority\":").append(job.priority());
+            json.append(",\"max_attempts\":").append(job.maxAttempts());
+            json.append(",\"run_at\":");
+            Json.string(json, job.runAt() == null ? null : job.runAt().toString());
+            json.append('}');
+        }
+        json.append(']');
+        List<Object[]> rows = sql.query(Queries.JOB_INSERT, json.toString());
+        List<Inserted> inserted = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1))));
+        }
+        return inserted;
+    }
+
+    /** Claims up to {@code limit} available jobs of {@code queue} for {@code owner}, in priority order. */
+    public static List<ClaimedJob> claim(Sql sql, String queue, int limit, String owner, long deadlineMs) {
+        List<Object[]> rows = sql.query(Queries.JOB_CLAIM, queue, limit, owner, deadlineMs);
+        List<ClaimedJob> jobs = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            jobs.add(new ClaimedJob(Rows.longAt(row, 0), Rows.stringAt(row, 1), Rows.stringAt(row, 2),
+                    Rows.stringAt(row, 3), Rows.intAt(row, 4), Rows.intAt(row, 5), Rows.longAt(row, 6),
+                    Rows.intAt(row, 7)));
+        }
+        // RETURNING gives no order; run the batch in the order it was picked.
+        jobs.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())
+                : Long.compare(a.id(), b.id()));
+        return jobs;
+    }
+
+    /**
+     * Writes a batch of outcomes in one statement. Returns the ids whose attempt was still running and so took
+     * the outcome; an outcome missing from the answer came too late (its attempt was rescued or re-claimed).
+     */
+    public static Set<Long> finish(Sql sql, List<Finish> outcomes) {
+        if (outcomes.isEmpty()) {
+            return Set.of();
+        }
+        StringBuilder json = new StringBuilder(outcomes.size() * 80).append('[');
+        for (Finish f : outcomes) {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            json.append("{\"id\":").append(f.id())
+                    .append(",\"lease\":").append(f.lease())
+                    .append(",\"state\":\"").append(f.state().dbName()).append('"')
+                    .append(",\"delay_ms\":").append(f.delayMs())
+                    .append(",\"error\":");
+            Json.string(json, f.error());
+            json.append(",\"refund\":").append(f.refund()).append('}');
+        }
+        json.append(']');
+        List<Object[]> rows = sql.query(Queries.JOB_FINISH, json.toString());
+        Set<Long> applied = new java.util.HashSet<>(rows.size() * 2);
+        for (Object[] row : rows) {
+            applied.add(Rows.longAt(row, 0));
+        }
+        return applied;
+    }
+
+    /** Makes due scheduled and retryable jobs available, at most {@code limit}; returns how many. */
+    public static int promoteDue(Sql sql, int limit) {
+        List<Object[]> rows = sql.query(Queries.JOB_PROMOTE_DUE, limit);
+        return rows.isEmpty() ? 0 : Rows.intAt(rows.get(0), 0);
+    }
+
+    /** Rescues running attempts whose owner is silent or which are far past their deadline; returns id → new state. */
+    public static Map<Long, JobState> rescue(Sql sql, long rescueAfterMs, long deadlineGraceMs, int limit) {
+        List<Object[]> rows = sql.query(Queries.JOB_RESCUE, rescueAfterMs, deadlineGraceMs, limit);
+        Map<Long, JobState> rescued = new LinkedHashMap<>();
+        for (Object[] row : rows) {
+            rescued.put(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)));
+        }
+        return rescued;
+    }
+
+    public static void heartbeat(Sql sql, String instance) {
+        sql.update(Queries.INSTANCE_HEARTBEAT, instance);
+    }
+
+    /** Forgets {@code instance}, and every instance silent for longer than {@code silentMs}. */
+    public static void deleteInstances(Sql sql, String instance, long silentMs) {
+        sql.update(Queries.INSTANCE_DELETE, instance, silentMs);
+    }
+
+    public static Optional<JobView> get(Sql sql, long id) {
+        List<Object[]> rows = sql.query(Queries.JOB_GET, id);
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Object[] r = rows.get(0);
+        return Optional.of(new JobView(Rows.longAt(r, 0), Rows.stringAt(r, 1), Rows.stringAt(r, 2),
+                JobState.fromDb(Rows.stringAt(r, 3)), Rows.intAt(r, 4), Rows.intAt(r, 5), Rows.intAt(r, 6),
+                Rows.instantAt(r, 7), Rows.instantAt(r, 8), Rows.instantAt(r, 9), Rows.instantAt(r, 10),
+                Rows.stringAt(r, 11), Rows.stringAt(r, 12)));
+    }
+
+    /** Jobs per queue and state; a state with no job is absent. */
+    public static Map<String, Map<JobState, Long>> countsByQueue(Sql sql) {
+        Map<String, Map<JobState, Long>> counts = new HashMap<>();
+        for (Object[] row : sql.query(Queries.QUEUE_COUNTS)) {
+            counts.computeIfAbsent(Rows.stringAt(row, 0), q -> new java.util.EnumMap<>(JobState.class))
+                    .put(JobState.fromDb(Rows.stringAt(row, 1)), Rows.longAt(row, 2));
+        }
+        return counts;
+    }
+
+    public static Set<String> pausedQueues(Sql sql) {
+        Set<String> paused = new java.util.HashSet<>();
+        for (Object[] row : sql.query(Queries.QUEUE_PAUSED)) {
+            paused.add(Rows.stringAt(row, 0));
+        }
+        return paused;
+    }
+
+    public static void setPaused(Sql sql, String queue, boolean paused) {
+        sql.update(Queries.QUEUE_SET_PAUSED, queue, paused);
+    }
+
+    /** Readiness probe: read-only, proves the database answers and the schema exists. */
+    public static void probe(Sql sql) {
+        sql.query(Queries.DATABASE_PROBE);
+    }
+}

@@ -1,0 +1,8 @@
+package dev.weir.store;
+
+import java.time.Instant;
+
+/** A job as the REST API shows it; {@code errorsJson} is the stored error history, a JSON array. */
+public record JobView(long id, String kind, String queue, JobState state, int attempt, int maxAttempts, int priority,
+        Instant runAt, Instant createdAt, Instant attemptedAt, Instant finalizedAt, String errorsJson, String argsJson) {
+}

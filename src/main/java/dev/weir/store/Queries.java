@@ -1,0 +1,45 @@
+package dev.weir.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** Weir's SQL, one statement per file under {@code dev/weir/store/sql/}, read once at class initialisation. */
+final class Queries {
+
+    static final String JOB_INSERT = load("job_insert");
+    static final String JOB_CLAIM = load("job_claim");
+    static final String JOB_FINISH = load("job_finish");
+    static final String JOB_PROMOTE_DUE = load("job_promote_due");
+    static final String JOB_RESCUE = load("job_rescue");
+    static final String JOB_GET = load("job_get");
+    static final String QUEUE_COUNTS = load("queue_counts");
+    static final String QUEUE_PAUSED = load("queue_paused");
+    static final String QUEUE_SET_PAUSED = load("queue_set_paused");
+    static final String INSTANCE_HEARTBEAT = load("instance_heartbeat");
+    static final String INSTANCE_DELETE = load("instance_delete");
+    static final String DATABASE_PROBE = load("database_probe");
+
+    private Queries() {
+    }
+
+    private static String load(String name) {
+        String path = "sql/" + name + ".sql";
+        try (InputStream in = Queries.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing SQL resource dev/weir/store/" + path);
+            }
+            StringBuilder sql = new StringBuilder();
+            // Keep the statement as written, minus its comment lines (they document the file, not the query).
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.strip().startsWith("--")) {
+                    sql.append(line).append('\n');
+                }
+            }
+            return sql.toString().strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

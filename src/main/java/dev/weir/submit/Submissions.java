@@ -1,0 +1,77 @@
+package dev.weir.submit;
+
+import dev.weir.api.InvalidJobException;
+import dev.weir.api.JobKind;
+import dev.weir.api.JobOptions;
+import dev.weir.api.UnknownQueueException;
+import dev.weir.config.WeirSettings;
+import dev.weir.store.NewJob;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The rules a submission must pass before anything is written, in one place for the Java API and REST alike.
+ */
+public final class Submissions {
+
+    /** The largest arguments Weir stores for one job, as UTF-8 JSON. */
+    public static final int MAX_ARGS_BYTES = 256 * 1024;
+    /** The most jobs one batch may hold. */
+    public static final int MAX_BATCH = 1000;
+    /** How far from now a run-at may lie, either way. */
+    public static final Duration MAX_RUN_AT_DISTANCE = Duration.ofDays(3650);
+
+    private Submissions() {
+    }
+
+    /**
+     * Checks one job and gives the row to insert.
+     *
+     * @param argsJson a JSON object, already parsed once by the caller (or produced by JSON-B)
+     */
+    public static NewJob validate(WeirSettings settings, String kind, String argsJson, JobOptions options, Instant now) {
+        if (kind == null || kind.isBlank()) {
+            throw new InvalidJobException("invalid_kind", "kind must be a non-empty string");
+        }
+        if (kind.length() > JobKind.MAX_NAME_LENGTH) {
+            throw new InvalidJobException("invalid_kind", "kind must be at most " + JobKind.MAX_NAME_LENGTH
+                    + " characters, was " + kind.length());
+        }
+        if (settings.queue(options.queue()).isEmpty()) {
+            throw new UnknownQueueException(options.queue());
+        }
+        if (argsJson != null && utf8Length(argsJson) > MAX_ARGS_BYTES) {
+            throw new InvalidJobException("args_too_large", "args must be at most " + MAX_ARGS_BYTES
+                    + " bytes of JSON");
+        }
+        if (argsJson != null && argsJson.indexOf('\u0000') >= 0) {
+            // PostgreSQL's jsonb cannot hold U+0000.
+            throw new InvalidJobException("invalid_args", "args must not contain the character U+0000");
+        }
+        Instant runAt = options.runAt();
+        if (runAt != null && (runAt.isAfter(now.plus(MAX_RUN_AT_DISTANCE))
+                || runAt.isBefore(now.minus(MAX_RUN_AT_DISTANCE)))) {
+            throw new InvalidJobException("invalid_run_at", "runAt must lie within " + MAX_RUN_AT_DISTANCE.toDays()
+                    + " days of now, was " + runAt);
+        }
+        return new NewJob(kind, options.queue(), argsJson, options.priority(), options.maxAttempts(), runAt);
+    }
+
+    static int utf8Length(String s) {
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+}

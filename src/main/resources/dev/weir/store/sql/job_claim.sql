@@ -1,0 +1,23 @@
+-- Claims up to ?2 available jobs of queue ?1 for instance ?3, each attempt due to end within ?4 ms.
+-- The pick must be a CTE: as a FROM-subquery the planner may merge it into the UPDATE and ignore the LIMIT.
+-- The outer UPDATE re-checks the state, and SKIP LOCKED lets concurrent dispatchers pass each other.
+WITH picked AS (
+    SELECT id
+    FROM weir.jobs
+    WHERE state = 'available'
+      AND queue = ?1
+    ORDER BY priority, run_at, id
+    LIMIT ?2
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE weir.jobs AS j
+SET state        = 'running',
+    attempt      = j.attempt + 1,
+    attempted_at = now(),
+    run_lease    = j.run_lease + 1,
+    owner        = ?3,
+    deadline_at  = now() + ?4 * interval '1 millisecond'
+FROM picked
+WHERE j.id = picked.id
+  AND j.state = 'available'
+RETURNING j.id, j.kind, j.queue, CAST(j.args AS text), j.attempt, j.max_attempts, j.run_lease, j.priority

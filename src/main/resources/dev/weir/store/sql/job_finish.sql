@@ -1,0 +1,41 @@
+-- Records a batch of attempt outcomes in one statement. Each outcome names the attempt by (id, lease) and
+-- applies only while that attempt is still running: a late outcome from a rescued or re-claimed attempt
+-- matches nothing. Rows are locked in id order so concurrent multi-row writers cannot deadlock.
+-- ?1: [{"id", "lease", "state", "delay_ms", "error" (null: none), "refund" (give the attempt back)}, …]
+WITH outcome AS (
+    SELECT *
+    FROM jsonb_to_recordset(CAST(?1 AS jsonb))
+         AS o(id bigint, lease bigint, state text, delay_ms bigint, error text, refund boolean)
+),
+locked AS (
+    SELECT j.id
+    FROM weir.jobs AS j
+    JOIN outcome AS o ON o.id = j.id AND o.lease = j.run_lease
+    WHERE j.state = 'running'
+    ORDER BY j.id
+    FOR UPDATE OF j
+),
+finished AS (
+    UPDATE weir.jobs AS j
+    SET state        = o.state,
+        run_at       = CASE WHEN o.state IN ('available', 'scheduled', 'retryable')
+                            THEN now() + o.delay_ms * interval '1 millisecond'
+                            ELSE j.run_at END,
+        finalized_at = CASE WHEN o.state IN ('completed', 'discarded', 'cancelled') THEN now() END,
+        attempt      = CASE WHEN o.refund THEN j.attempt - 1 ELSE j.attempt END,
+        errors       = CASE WHEN o.error IS NULL THEN j.errors
+                            ELSE j.errors || jsonb_build_array(jsonb_build_object(
+                                     'attempt', j.attempt, 'at', now(), 'error', o.error)) END,
+        owner        = NULL,
+        deadline_at  = NULL
+    FROM locked, outcome AS o
+    WHERE j.id = locked.id
+      AND o.id = j.id
+    RETURNING j.id, j.queue, j.state
+),
+woken AS (
+    SELECT pg_notify('weir_jobs', queue)
+    FROM (SELECT DISTINCT queue FROM finished WHERE state = 'available') AS q
+)
+SELECT id, (SELECT count(*) FROM woken)
+FROM finished

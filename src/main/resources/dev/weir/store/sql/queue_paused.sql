@@ -1,0 +1,4 @@
+-- Queues an operator has paused.
+SELECT name
+FROM weir.queues
+WHERE paused
