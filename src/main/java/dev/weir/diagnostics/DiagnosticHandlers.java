@@ -37,7 +37,7 @@ public final class DiagnosticHandlers {
         return List.of(new Noop(), new Sleep(), new Fail(), new Hang());
     }
 
-    static final class Noop implements JobHandler<JsonObject> {
+    public static final class Noop implements JobHandler<JsonObject> {
         @Override
         public JobKind<JsonObject> kind() {
             return NOOP;
@@ -49,7 +49,7 @@ public final class DiagnosticHandlers {
         }
     }
 
-    static final class Sleep implements JobHandler<SleepArgs> {
+    public static final class Sleep implements JobHandler<SleepArgs> {
         @Override
         public JobKind<SleepArgs> kind() {
             return SLEEP;
@@ -62,7 +62,7 @@ public final class DiagnosticHandlers {
         }
     }
 
-    static final class Fail implements JobHandler<FailArgs> {
+    public static final class Fail implements JobHandler<FailArgs> {
         @Override
         public JobKind<FailArgs> kind() {
             return FAIL;
@@ -79,7 +79,7 @@ public final class DiagnosticHandlers {
         }
     }
 
-    static final class Hang implements JobHandler<JsonObject> {
+    public static final class Hang implements JobHandler<JsonObject> {
         @Override
         public JobKind<JsonObject> kind() {
             return HANG;

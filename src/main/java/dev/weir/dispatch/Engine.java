@@ -107,8 +107,9 @@ public final class Engine {
         }
         List<Attempt> left = new ArrayList<>(runner.inFlight());
         for (Attempt a : left) {
-            a.cancel();
-            runner.settle(a, Outcomes.abandoned(a.job(), instance));
+            if (runner.settle(a, Outcomes.abandoned(a.job(), instance))) {
+                a.cancel();
+            }
         }
         if (!left.isEmpty()) {
             LOG.warning(() -> "Weir: handed back " + left.size() + " jobs that did not finish within " + timeout);
@@ -130,9 +131,10 @@ public final class Engine {
     void enforceDeadlines(long nowNanos) {
         for (Attempt a : runner.inFlight()) {
             if (a.pastDeadline(nowNanos)) {
-                a.cancel();
                 QueueSettings q = settings.queue(a.queue()).orElseThrow();
+                // Settle before cancelling: a handler woken by the cancel must find its outcome already decided.
                 if (runner.settle(a, Outcomes.deadlineExceeded(a.job(), q.deadline().toMillis()))) {
+                    a.cancel();
                     LOG.warning(() -> "Weir: " + a + " ran past its deadline of " + q.deadline()
                             + "; asked it to stop and recorded the attempt as failed");
                 }

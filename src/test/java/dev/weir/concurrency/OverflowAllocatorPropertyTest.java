@@ -11,27 +11,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.From;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
 
 /**
  * Properties of the overflow pool. The sequential properties check every grant against an independent model of
  * DESIGN §3.1 (held and demand per queue, recomputed here rather than through {@link FairShare}).
+ *
+ * <p>Each property runs many cases, each generated from one {@code long} seed. The seeds come from a fixed base,
+ * so every run tries the same cases. A failure names the seed and the step; to replay just that case, run
+ * {@code mvn test -Dtest=OverflowAllocatorPropertyTest#<property> -Dweir.test.seed=<seed>}.
  */
 class OverflowAllocatorPropertyTest {
+
+    /** Names the system property that fixes the seed of the single case to run. */
+    private static final String SEED_PROPERTY = "weir.test.seed";
+    /** Where the seeds of the cases come from when no seed is fixed. */
+    private static final long BASE_SEED = 0x5745_4952_0003_0001L;
 
     enum Kind { ACQUIRE, RELEASE, CLEAR }
 
@@ -39,59 +40,69 @@ class OverflowAllocatorPropertyTest {
     record Op(Kind kind, int queue, int amount) {
     }
 
-    @Provide
-    Arbitrary<Op> ops() {
-        return Combinators.combine(
-                Arbitraries.of(Kind.class),
-                Arbitraries.integers().between(0, 3),
-                Arbitraries.integers().between(0, 12)).as(Op::new);
-    }
-
-    @Property
-    void everyStepKeepsTheInvariantsAndGrantsWhatFairShareAllows(
-            @ForAll @IntRange(min = 0, max = 20) int capacity,
-            @ForAll @Size(min = 1, max = 4) List<@IntRange(min = 1, max = 5) Integer> weights,
-            @ForAll @Size(max = 60) List<@From("ops") Op> ops) {
-        Model model = new Model(capacity, weights);
-        OverflowAllocator pool = model.pool();
-
-        for (Op op : ops) {
-            int q = op.queue() % weights.size();
-            String name = name(q);
-            switch (op.kind()) {
-                case ACQUIRE -> {
-                    int wanted = op.amount();
-                    int free = model.free();
-                    int share = model.shareIfContending(q);
-                    int heldBefore = model.held[q];
-                    int granted = pool.tryAcquire(name, wanted);
-
-                    assertTrue(granted >= 0 && granted <= wanted, "granted within [0, wanted]: " + granted);
-                    assertTrue(granted <= free, "granted no more than was free");
-                    assertTrue(heldBefore + granted <= Math.max(heldBefore, share), "a grant never passes the share");
-                    if (wanted > 0 && free > 0 && heldBefore < share) {
-                        assertTrue(granted > 0, "work conservation: demand, free permits, below share → a grant");
-                    }
-                    assertEquals(Math.max(0, Math.min(wanted, Math.min(free, share - heldBefore))), granted,
-                            "exactly min(wanted, free, share − held)");
-                    model.held[q] += granted;
-                    model.demand[q] = wanted;
-                }
-                case RELEASE -> {
-                    int n = op.amount() % (model.held[q] + 1);
-                    pool.release(name, n);
-                    model.held[q] -= n;
-                }
-                case CLEAR -> {
-                    pool.clearDemand(name);
-                    model.demand[q] = 0;
-                }
+    @Test
+    void everyStepKeepsTheInvariantsAndGrantsWhatFairShareAllows() {
+        forEachCase("everyStepKeepsTheInvariantsAndGrantsWhatFairShareAllows", 1_000, (random, trace) -> {
+            int capacity = between(random, 0, 20);
+            List<Integer> weights = weights(random, 1, 4);
+            List<Op> ops = new ArrayList<>();
+            for (int i = between(random, 0, 60); i > 0; i--) {
+                ops.add(new Op(Kind.values()[random.nextInt(Kind.values().length)],
+                        random.nextInt(weights.size()), between(random, 0, 12)));
             }
-            model.assertMatches(pool);
-        }
+            trace.setCase("capacity=" + capacity + " weights=" + weights + " ops=" + ops);
 
-        model.releaseEverything(pool);
-        assertEquals(capacity, pool.free(), "no leak: every permit is back");
+            Model model = new Model(capacity, weights);
+            OverflowAllocator pool = model.pool();
+
+            for (int step = 0; step < ops.size(); step++) {
+                Op op = ops.get(step);
+                String at = "step " + step + " " + op;
+                trace.setStep(at);
+                int q = op.queue();
+                String name = name(q);
+                switch (op.kind()) {
+                    case ACQUIRE -> {
+                        int wanted = op.amount();
+                        int free = model.free();
+                        int share = model.shareIfContending(q);
+                        int heldBefore = model.held[q];
+                        int granted = pool.tryAcquire(name, wanted);
+
+                        assertTrue(granted >= 0 && granted <= wanted,
+                                () -> at + ": granted within [0, wanted]: " + granted);
+                        assertTrue(granted <= free,
+                                () -> at + ": granted " + granted + ", no more than the " + free + " free");
+                        assertTrue(heldBefore + granted <= Math.max(heldBefore, share),
+                                () -> at + ": a grant never passes the share " + share + " (held " + heldBefore
+                                        + ", granted " + granted + ")");
+                        if (wanted > 0 && free > 0 && heldBefore < share) {
+                            assertTrue(granted > 0, () -> at + ": work conservation: demand, " + free
+                                    + " free, held " + heldBefore + " below share " + share + " → a grant");
+                        }
+                        assertEquals(Math.max(0, Math.min(wanted, Math.min(free, share - heldBefore))), granted,
+                                () -> at + ": exactly min(wanted, free=" + free + ", share=" + share + " − held="
+                                        + heldBefore + ")");
+                        model.held[q] += granted;
+                        model.demand[q] = wanted;
+                    }
+                    case RELEASE -> {
+                        int n = op.amount() % (model.held[q] + 1);
+                        pool.release(name, n);
+                        model.held[q] -= n;
+                    }
+                    case CLEAR -> {
+                        pool.clearDemand(name);
+                        model.demand[q] = 0;
+                    }
+                }
+                model.assertMatches(pool, at);
+            }
+
+            trace.setStep("release everything after " + ops.size() + " steps");
+            model.releaseEverything(pool);
+            assertEquals(capacity, pool.free(), "no leak: every permit is back");
+        });
     }
 
     /**
@@ -99,117 +110,140 @@ class OverflowAllocatorPropertyTest {
      * more. Within as many rounds as there are permits, nobody holds more than its fair share and the pool is
      * fully used.
      */
-    @Property
-    void holdingsConvergeToFairShares(
-            @ForAll @IntRange(min = 1, max = 30) int capacity,
-            @ForAll @Size(min = 2, max = 4) List<@IntRange(min = 1, max = 5) Integer> weights,
-            @ForAll @IntRange(min = 0, max = 30) int headStart,
-            @ForAll long seed) {
-        Model model = new Model(capacity, weights);
-        OverflowAllocator pool = model.pool();
-        model.held[0] = pool.tryAcquire(name(0), Math.min(headStart, capacity));
-        model.demand[0] = Math.min(headStart, capacity);
+    @Test
+    void holdingsConvergeToFairShares() {
+        forEachCase("holdingsConvergeToFairShares", 1_000, (random, trace) -> {
+            int capacity = between(random, 1, 30);
+            List<Integer> weights = weights(random, 2, 4);
+            int headStart = between(random, 0, 30);
+            Random shuffler = new Random(random.nextLong());
+            trace.setCase("capacity=" + capacity + " weights=" + weights + " headStart=" + headStart);
 
-        List<Integer> order = new ArrayList<>();
-        for (int q = 0; q < weights.size(); q++) {
-            order.add(q);
-        }
-        Random random = new Random(seed);
-        for (int round = 0; round <= capacity + 1; round++) {
-            Collections.shuffle(order, random);
-            for (int q : order) {
-                if (model.held[q] > 0) {
-                    pool.release(name(q), 1);
-                    model.held[q]--;
-                }
-                model.held[q] += pool.tryAcquire(name(q), capacity);
-                model.demand[q] = capacity;
+            Model model = new Model(capacity, weights);
+            OverflowAllocator pool = model.pool();
+            trace.setStep("head start");
+            model.held[0] = pool.tryAcquire(name(0), Math.min(headStart, capacity));
+            model.demand[0] = Math.min(headStart, capacity);
+
+            List<Integer> order = new ArrayList<>();
+            for (int q = 0; q < weights.size(); q++) {
+                order.add(q);
             }
-            model.assertMatches(pool);
-        }
-
-        for (int q = 0; q < weights.size(); q++) {
-            assertTrue(pool.held(name(q)) <= pool.fairShare(name(q)),
-                    name(q) + " holds " + pool.held(name(q)) + " > share " + pool.fairShare(name(q)));
-        }
-        assertEquals(0, pool.free(), "every queue wants more, so nothing stays free");
-        model.releaseEverything(pool);
-        assertEquals(capacity, pool.free());
-    }
-
-    /** Real threads, one per queue, each acquiring, releasing and clearing at random against one pool. */
-    @Property(tries = 25)
-    void concurrentUseNeverOverCommitsNorLeaks(
-            @ForAll @IntRange(min = 1, max = 16) int capacity,
-            @ForAll @Size(min = 2, max = 4) List<@IntRange(min = 1, max = 5) Integer> weights,
-            @ForAll long seed) throws Exception {
-        Map<String, Integer> w = weightsByName(weights);
-        OverflowAllocator pool = new OverflowAllocator(capacity, w);
-        AtomicInteger wakeUps = new AtomicInteger();
-        pool.onCapacityFreed(queues -> {
-            assertTrue(!queues.isEmpty(), "listeners are never called with nobody to wake");
-            wakeUps.incrementAndGet();
-        });
-        // Incremented after a grant and decremented before a release, so it never exceeds what the pool has lent.
-        AtomicInteger lent = new AtomicInteger();
-        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < weights.size(); i++) {
-            String queue = name(i);
-            Random random = new Random(seed + i);
-            Thread t = new Thread(() -> {
-                int mine = 0;
-                try {
-                    start.await();
-                    for (int step = 0; step < 2_000; step++) {
-                        int r = random.nextInt(10);
-                        if (r < 5) {
-                            int wanted = random.nextInt(6);
-                            int granted = pool.tryAcquire(queue, wanted);
-                            assertTrue(granted >= 0 && granted <= wanted);
-                            mine += granted;
-                            int nowLent = lent.addAndGet(granted);
-                            assertTrue(nowLent <= capacity, "lent " + nowLent + " > capacity " + capacity);
-                        } else if (r < 9) {
-                            int n = random.nextInt(mine + 1);
-                            lent.addAndGet(-n);
-                            pool.release(queue, n);
-                            mine -= n;
-                        } else {
-                            pool.clearDemand(queue);
-                        }
-                        // Only this thread changes this queue's holdings, so they must agree exactly.
-                        assertEquals(mine, pool.held(queue));
-                        int free = pool.free();
-                        assertTrue(free >= 0 && free <= capacity, "free out of range: " + free);
+            for (int round = 0; round <= capacity + 1; round++) {
+                Collections.shuffle(order, shuffler);
+                for (int q : order) {
+                    trace.setStep("round " + round + " (order " + order + "), " + name(q));
+                    if (model.held[q] > 0) {
+                        pool.release(name(q), 1);
+                        model.held[q]--;
                     }
-                    lent.addAndGet(-mine);
-                    pool.release(queue, mine);
-                } catch (Throwable e) {
-                    failures.add(e);
+                    model.held[q] += pool.tryAcquire(name(q), capacity);
+                    model.demand[q] = capacity;
                 }
-            }, "weir-test-" + queue);
-            threads.add(t);
-            t.start();
-        }
-        start.countDown();
-        for (Thread t : threads) {
-            t.join(TimeUnit.SECONDS.toMillis(30));
-            assertTrue(!t.isAlive(), "thread did not finish: " + t.getName());
-        }
-        if (!failures.isEmpty()) {
-            AssertionError error = new AssertionError("failures in worker threads");
-            failures.forEach(error::addSuppressed);
-            throw error;
-        }
-        assertEquals(capacity, pool.free(), "no leak after every thread gave back what it held");
-        for (String queue : w.keySet()) {
-            assertEquals(0, pool.held(queue));
-        }
+                model.assertMatches(pool, "after round " + round);
+            }
+
+            trace.setStep("after " + (capacity + 2) + " rounds");
+            for (int q = 0; q < weights.size(); q++) {
+                String name = name(q);
+                int modelShare = model.shareIfContending(q);
+                assertTrue(pool.held(name) <= pool.fairShare(name),
+                        () -> name + " holds " + pool.held(name) + " > share " + pool.fairShare(name));
+                assertTrue(pool.held(name) <= modelShare,
+                        () -> name + " holds " + pool.held(name) + " > modelled share " + modelShare);
+            }
+            assertEquals(0, pool.free(), "every queue wants more, so nothing stays free");
+            model.releaseEverything(pool);
+            assertEquals(capacity, pool.free(), "no leak: every permit is back");
+        });
     }
 
-    @Example
+    /**
+     * Real threads, one per queue, each acquiring, releasing and clearing at random against one pool. The seed
+     * fixes each thread's operations, not how the threads interleave, so a replay may need a few runs.
+     */
+    @Test
+    void concurrentUseNeverOverCommitsNorLeaks() {
+        forEachCase("concurrentUseNeverOverCommitsNorLeaks", 50, (random, trace) -> {
+            int capacity = between(random, 1, 16);
+            List<Integer> weights = weights(random, 2, 4);
+            trace.setCase("capacity=" + capacity + " weights=" + weights);
+
+            Map<String, Integer> w = weightsByName(weights);
+            OverflowAllocator pool = new OverflowAllocator(capacity, w);
+            AtomicInteger wakeUps = new AtomicInteger();
+            pool.onCapacityFreed(queues -> {
+                assertTrue(!queues.isEmpty(), "listeners are never called with nobody to wake");
+                wakeUps.incrementAndGet();
+            });
+            // Incremented after a grant and decremented before a release, so it never exceeds what the pool has lent.
+            AtomicInteger lent = new AtomicInteger();
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < weights.size(); i++) {
+                String queue = name(i);
+                SplittableRandom own = new SplittableRandom(random.nextLong());
+                Thread t = new Thread(() -> {
+                    int mine = 0;
+                    int step = -1;
+                    try {
+                        start.await();
+                        for (step = 0; step < 2_000; step++) {
+                            int r = own.nextInt(10);
+                            if (r < 5) {
+                                int wanted = own.nextInt(6);
+                                int granted = pool.tryAcquire(queue, wanted);
+                                assertTrue(granted >= 0 && granted <= wanted,
+                                        "granted " + granted + " of " + wanted);
+                                mine += granted;
+                                int nowLent = lent.addAndGet(granted);
+                                assertTrue(nowLent <= capacity, "lent " + nowLent + " > capacity " + capacity);
+                            } else if (r < 9) {
+                                int n = own.nextInt(mine + 1);
+                                lent.addAndGet(-n);
+                                pool.release(queue, n);
+                                mine -= n;
+                            } else {
+                                pool.clearDemand(queue);
+                            }
+                            // Only this thread changes this queue's holdings, so they must agree exactly.
+                            assertEquals(mine, pool.held(queue), "held of " + queue);
+                            assertTrue(mine >= 0, "held never negative: " + mine);
+                            int free = pool.free();
+                            assertTrue(free >= 0 && free <= capacity, "free out of range: " + free);
+                        }
+                        step = 2_000;
+                        lent.addAndGet(-mine);
+                        pool.release(queue, mine);
+                    } catch (Throwable e) {
+                        failures.add(new AssertionError(
+                                "thread " + queue + " at step " + step + ": " + e.getMessage(), e));
+                    }
+                }, "weir-test-" + queue);
+                threads.add(t);
+                t.start();
+            }
+            trace.setStep("running " + threads.size() + " threads");
+            start.countDown();
+            for (Thread t : threads) {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+                assertTrue(!t.isAlive(), "thread did not finish: " + t.getName());
+            }
+            if (!failures.isEmpty()) {
+                AssertionError error = new AssertionError("failures in worker threads: " + failures.peek().getMessage());
+                failures.forEach(error::addSuppressed);
+                throw error;
+            }
+            trace.setStep("after every thread gave back what it held");
+            assertEquals(capacity, pool.free(), "no leak after every thread gave back what it held");
+            for (String queue : w.keySet()) {
+                assertEquals(0, pool.held(queue), "held of " + queue);
+            }
+        });
+    }
+
+    @Test
     void releasingMoreThanHeldIsRefusedAndChangesNothing() {
         OverflowAllocator pool = new OverflowAllocator(5, Map.of("a", 1, "b", 1));
         assertEquals(2, pool.tryAcquire("a", 2));
@@ -222,7 +256,7 @@ class OverflowAllocatorPropertyTest {
         assertThrows(IllegalArgumentException.class, () -> pool.tryAcquire("nope", 1));
     }
 
-    @Example
+    @Test
     void aReleaseWakesStarvedQueuesIncludingTheReleasingOne() {
         OverflowAllocator pool = new OverflowAllocator(4, Map.of("a", 1, "b", 1, "c", 1));
         List<Set<String>> woken = new ArrayList<>();
@@ -244,7 +278,7 @@ class OverflowAllocatorPropertyTest {
         assertEquals(List.of(), woken);
     }
 
-    @Example
+    @Test
     void nobodyIsWokenWhenNobodyIsStarved() {
         OverflowAllocator pool = new OverflowAllocator(4, Map.of("a", 1, "b", 1));
         List<Set<String>> woken = new ArrayList<>();
@@ -254,7 +288,7 @@ class OverflowAllocatorPropertyTest {
         assertEquals(List.of(), woken);
     }
 
-    @Example
+    @Test
     void clearingDemandWakesQueuesWhoseShareGrew() {
         OverflowAllocator pool = new OverflowAllocator(10, Map.of("a", 1, "b", 1));
         List<Set<String>> woken = new ArrayList<>();
@@ -268,7 +302,7 @@ class OverflowAllocatorPropertyTest {
         assertEquals(5, pool.tryAcquire("a", 10));
     }
 
-    @Example
+    @Test
     void listenersRunOutsideTheLock() {
         OverflowAllocator pool = new OverflowAllocator(2, Map.of("a", 1, "b", 1));
         List<Integer> seenFree = new ArrayList<>();
@@ -286,6 +320,81 @@ class OverflowAllocatorPropertyTest {
         assertEquals(0, pool.tryAcquire("b", 1));
         pool.release("a", 1);
         assertEquals(List.of(1), seenFree);
+    }
+
+    // ---- Running cases ------------------------------------------------------------------------------------------
+
+    /** One generated case: draws its inputs from {@code random} and reports where it is through {@code trace}. */
+    @FunctionalInterface
+    interface Case {
+        void run(SplittableRandom random, Trace trace) throws Exception;
+    }
+
+    /** What a failure report says about the case: its inputs and the step it had reached. */
+    static final class Trace {
+        private String inputs = "(not generated yet)";
+        private String step = "(setup)";
+
+        void setCase(String inputs) {
+            this.inputs = inputs;
+        }
+
+        void setStep(String step) {
+            this.step = step;
+        }
+    }
+
+    /**
+     * Runs {@code tries} cases, the i-th from the i-th seed drawn from {@link #BASE_SEED}, or only the case of the
+     * seed in the system property {@value #SEED_PROPERTY} if it is set. Stops at the first failure, reporting its
+     * seed, step and inputs.
+     */
+    private static void forEachCase(String property, int tries, Case body) {
+        String fixed = System.getProperty(SEED_PROPERTY, "").trim();
+        long[] seeds;
+        if (fixed.isEmpty()) {
+            SplittableRandom seedSource = new SplittableRandom(BASE_SEED);
+            seeds = new long[tries];
+            for (int i = 0; i < tries; i++) {
+                seeds[i] = seedSource.nextLong();
+            }
+        } else {
+            seeds = new long[] {Long.parseLong(fixed)};
+        }
+        for (int i = 0; i < seeds.length; i++) {
+            long seed = seeds[i];
+            Trace trace = new Trace();
+            try {
+                body.run(new SplittableRandom(seed), trace);
+            } catch (Throwable e) {
+                throw new AssertionError(property + " failed, case " + (i + 1) + " of " + seeds.length
+                        + ", seed " + seed + ", at " + trace.step + ": " + e.getMessage()
+                        + "\n  inputs: " + trace.inputs
+                        + "\n  replay: mvn test -Dtest=OverflowAllocatorPropertyTest#" + property
+                        + " -D" + SEED_PROPERTY + "=" + seed, e);
+            }
+        }
+    }
+
+    /** An int in [min, max], now and then exactly min or max so the edges are tried often. */
+    private static int between(SplittableRandom random, int min, int max) {
+        int edge = random.nextInt(16);
+        if (edge == 0) {
+            return min;
+        }
+        if (edge == 1) {
+            return max;
+        }
+        return random.nextInt(min, max + 1);
+    }
+
+    /** Between {@code minQueues} and {@code maxQueues} weights, each in [1, 5]. */
+    private static List<Integer> weights(SplittableRandom random, int minQueues, int maxQueues) {
+        List<Integer> weights = new ArrayList<>();
+        for (int i = between(random, minQueues, maxQueues); i > 0; i--) {
+            weights.add(between(random, 1, 5));
+        }
+        return weights;
     }
 
     private static String name(int q) {
@@ -337,14 +446,16 @@ class OverflowAllocatorPropertyTest {
             return (int) Math.ceil((double) capacity * weights.get(q) / sum);
         }
 
-        void assertMatches(OverflowAllocator pool) {
+        void assertMatches(OverflowAllocator pool, String at) {
             for (int q = 0; q < held.length; q++) {
-                assertTrue(held[q] >= 0, "held never negative");
-                assertEquals(held[q], pool.held(name(q)), "held of " + name(q));
-                assertEquals(demand[q], pool.demand(name(q)), "demand of " + name(q));
+                int modelHeld = held[q];
+                String name = name(q);
+                assertTrue(modelHeld >= 0, () -> at + ": held never negative: " + name + " holds " + modelHeld);
+                assertEquals(modelHeld, pool.held(name), () -> at + ": held of " + name);
+                assertEquals(demand[q], pool.demand(name), () -> at + ": demand of " + name);
             }
-            assertTrue(free() >= 0, "total held never exceeds capacity");
-            assertEquals(free(), pool.free(), "free = capacity − Σ held");
+            assertTrue(free() >= 0, () -> at + ": total held never exceeds capacity " + capacity + ": free " + free());
+            assertEquals(free(), pool.free(), () -> at + ": free = capacity − Σ held");
         }
 
         void releaseEverything(OverflowAllocator pool) {

@@ -1,0 +1,204 @@
+package dev.weir.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.testing.JdbcTransactor;
+import dev.weir.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Weir's statements against a real PostgreSQL, without a server. */
+@ExtendWith(TestDatabase.class)
+class JobStoreIT {
+
+    private final JdbcTransactor tx = new JdbcTransactor(TestDatabase.dataSource());
+
+    private List<Long> insert(int n, String kind) {
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(new NewJob(kind, "default", "{\"i\":" + i + "}", 2, 25, null));
+        }
+        return tx.inNewTransaction(false, sql -> JobStore.insert(sql, jobs)).stream().map(JobStore.Inserted::id).toList();
+    }
+
+    private String state(long id) {
+        return tx.inNewTransaction(false, sql -> JobStore.get(sql, id)).orElseThrow().state().dbName();
+    }
+
+    @Test
+    void concurrentDispatchersNeverClaimAJobTwice() throws Exception {
+        List<Long> ids = insert(2000, "k");
+        ConcurrentLinkedQueue<Long> claimed = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            String owner = "instance-" + t;
+            futures.add(pool.submit(() -> {
+                go.await();
+                while (true) {
+                    List<ClaimedJob> batch = tx.inNewTransaction(true,
+                            sql -> JobStore.claim(sql, "default", 17, owner, 60_000));
+                    if (batch.isEmpty()) {
+                        return null;
+                    }
+                    batch.forEach(j -> claimed.add(j.id()));
+                }
+            }));
+        }
+        go.countDown();
+        for (Future<?> f : futures) {
+            f.get();
+        }
+        pool.shutdown();
+        assertEquals(ids.size(), claimed.size(), "every job claimed exactly once in total");
+        assertEquals(new HashSet<>(ids), new HashSet<>(claimed), "no job claimed twice, none missed");
+    }
+
+    @Test
+    void claimTakesPriorityOrderAndBumpsLease() {
+        List<NewJob> jobs = List.of(
+                new NewJob("k", "default", "{}", 4, 25, null),
+                new NewJob("k", "default", "{}", 1, 25, null),
+                new NewJob("k", "default", "{}", 3, 25, null),
+                new NewJob("k", "other", "{}", 1, 25, null));
+        List<Long> ids = tx.inNewTransaction(false, sql -> JobStore.insert(sql, jobs)).stream()
+                .map(JobStore.Inserted::id).toList();
+        List<ClaimedJob> first = tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 2, "me", 1000));
+        assertEquals(List.of(ids.get(1), ids.get(2)), first.stream().map(ClaimedJob::id).toList());
+        assertEquals(1, first.get(0).attempt());
+        assertEquals(1, first.get(0).lease());
+        assertEquals("running", state(ids.get(1)));
+        assertEquals("available", state(ids.get(3)), "another queue's job is left alone");
+    }
+
+    @Test
+    void rolledBackInsertLeavesNothing() {
+        try {
+            tx.inNewTransaction(false, sql -> {
+                JobStore.insert(sql, List.of(new NewJob("k", "default", "{}", 2, 25, null)));
+                throw new IllegalStateException("the application's transaction fails");
+            });
+        } catch (IllegalStateException expected) {
+            // rolled back
+        }
+        assertEquals(0, count("SELECT count(*) FROM weir.jobs"));
+        insert(1, "k");
+        assertEquals(1, count("SELECT count(*) FROM weir.jobs"));
+    }
+
+    @Test
+    void lateOutcomeOfARescuedAttemptChangesNothing() {
+        long id = insert(1, "k").get(0);
+        ClaimedJob attempt1 = tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 1, "ghost", 60_000)).get(0);
+        // "ghost" never wrote a heartbeat: the rescuer takes its job back.
+        Map<Long, JobState> rescued = tx.inNewTransaction(false, sql -> JobStore.rescue(sql, 60_000, 60_000, 100));
+        assertEquals(Map.of(id, JobState.AVAILABLE), rescued);
+
+        Finish late = new Finish(id, attempt1.lease(), JobState.COMPLETED, 0, null, false);
+        assertEquals(Set.of(), tx.inNewTransaction(true, sql -> JobStore.finish(sql, List.of(late))));
+        assertEquals("available", state(id));
+
+        ClaimedJob attempt2 = tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 1, "me", 60_000)).get(0);
+        assertEquals(2, attempt2.attempt(), "rescue spent the first attempt");
+        assertEquals(Set.of(), tx.inNewTransaction(true, sql -> JobStore.finish(sql, List.of(late))),
+                "the old lease cannot finish the new attempt");
+        assertEquals("running", state(id));
+        Finish current = new Finish(id, attempt2.lease(), JobState.COMPLETED, 0, null, false);
+        assertEquals(Set.of(id), tx.inNewTransaction(true, sql -> JobStore.finish(sql, List.of(current))));
+        JobView view = tx.inNewTransaction(false, sql -> JobStore.get(sql, id)).orElseThrow();
+        assertEquals(JobState.COMPLETED, view.state());
+        assertTrue(view.errorsJson().contains("stopped sending heartbeats"), view.errorsJson());
+    }
+
+    @Test
+    void rescueOfTheLastAttemptDiscards() {
+        long id = tx.inNewTransaction(false, sql -> JobStore.insert(sql,
+                List.of(new NewJob("k", "default", "{}", 2, 1, null)))).get(0).id();
+        tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 1, "ghost", 60_000));
+        assertEquals(Map.of(id, JobState.DISCARDED), tx.inNewTransaction(false, sql -> JobStore.rescue(sql, 1, 1, 10)));
+    }
+
+    @Test
+    void liveOwnerKeepsItsJobs() {
+        long id = insert(1, "k").get(0);
+        tx.inNewTransaction(false, sql -> {
+            JobStore.heartbeat(sql, "alive");
+            return null;
+        });
+        tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 1, "alive", 60_000));
+        assertEquals(Map.of(), tx.inNewTransaction(false, sql -> JobStore.rescue(sql, 60_000, 1000, 10)));
+        assertEquals("running", state(id));
+    }
+
+    @Test
+    void outcomesOfABatchApplyTogetherWithErrorHistory() {
+        List<Long> ids = insert(4, "k");
+        List<ClaimedJob> claimed = tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 4, "me", 60_000));
+        List<Finish> outcomes = List.of(
+                new Finish(claimed.get(0).id(), claimed.get(0).lease(), JobState.COMPLETED, 0, null, false),
+                new Finish(claimed.get(1).id(), claimed.get(1).lease(), JobState.RETRYABLE, 60_000, "boom \"quoted\"", false),
+                new Finish(claimed.get(2).id(), claimed.get(2).lease(), JobState.SCHEDULED, 60_000, null, true),
+                new Finish(claimed.get(3).id(), claimed.get(3).lease(), JobState.DISCARDED, 0, "bad ☃ input", false));
+        assertEquals(new HashSet<>(ids), tx.inNewTransaction(true, sql -> JobStore.finish(sql, outcomes)));
+        JobView retry = tx.inNewTransaction(false, sql -> JobStore.get(sql, claimed.get(1).id())).orElseThrow();
+        assertEquals(JobState.RETRYABLE, retry.state());
+        assertTrue(retry.errorsJson().contains("boom \\\"quoted\\\""), retry.errorsJson());
+        assertTrue(retry.runAt().isAfter(java.time.Instant.now().plusSeconds(30)));
+        JobView snoozed = tx.inNewTransaction(false, sql -> JobStore.get(sql, claimed.get(2).id())).orElseThrow();
+        assertEquals(0, snoozed.attempt(), "snooze gives the attempt back");
+        JobView discarded = tx.inNewTransaction(false, sql -> JobStore.get(sql, claimed.get(3).id())).orElseThrow();
+        assertTrue(discarded.finalizedAt() != null && discarded.errorsJson().contains("☃"));
+    }
+
+    @Test
+    void dueJobsArePromoted() {
+        long id = tx.inNewTransaction(false, sql -> JobStore.insert(sql, List.of(
+                new NewJob("k", "default", "{}", 2, 25, java.time.Instant.now().minusSeconds(1)),
+                new NewJob("k", "default", "{}", 2, 25, java.time.Instant.now().plusSeconds(3600))))).get(1).id();
+        assertEquals("scheduled", state(id));
+        assertEquals(0, (int) tx.inNewTransaction(true, sql -> JobStore.promoteDue(sql, 100)),
+                "a job whose run-at has passed is inserted available; the future one waits");
+        update("UPDATE weir.jobs SET run_at = now() - interval '1 second' WHERE id = " + id);
+        assertEquals(1, (int) tx.inNewTransaction(true, sql -> JobStore.promoteDue(sql, 100)));
+        assertEquals("available", state(id));
+    }
+
+    @Test
+    void insertKeepsSqlMetacharactersAndUnicodeIntact() {
+        String kind = "k'; DROP TABLE weir.jobs; --\"\\ ✓";
+        long id = tx.inNewTransaction(false, sql -> JobStore.insert(sql, List.of(
+                new NewJob(kind, "default", "{\"s\":\"a'b\\\"c ✓\"}", 2, 25, null)))).get(0).id();
+        JobView view = tx.inNewTransaction(false, sql -> JobStore.get(sql, id)).orElseThrow();
+        assertEquals(kind, view.kind());
+        assertTrue(view.argsJson().contains("a'b\\\"c ✓"), view.argsJson());
+    }
+
+    private long count(String sql) {
+        try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void update(String sql) {
+        tx.inNewTransaction(false, s -> s.update(sql));
+    }
+}

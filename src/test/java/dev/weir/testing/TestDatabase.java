@@ -1,0 +1,47 @@
+package dev.weir.testing;
+
+import dev.weir.store.Migrator;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real PostgreSQL for tests that need no server: one embedded PostgreSQL per test JVM, Weir's migrations
+ * applied once, and Weir's tables emptied before each test. Use with {@code @ExtendWith(TestDatabase.class)} and
+ * {@link #dataSource()}.
+ */
+public final class TestDatabase implements BeforeEachCallback {
+
+    private static EmbeddedPostgres postgres;
+
+    public static synchronized DataSource dataSource() {
+        if (postgres == null) {
+            try {
+                postgres = EmbeddedPostgres.builder().start();
+                Migrator.migrate(postgres.getPostgresDatabase());
+            } catch (IOException | SQLException e) {
+                throw new IllegalStateException("cannot start the embedded PostgreSQL for tests", e);
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    postgres.close();
+                } catch (IOException e) {
+                    // the JVM is going away anyway
+                }
+            }));
+        }
+        return postgres.getPostgresDatabase();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws SQLException {
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.execute("TRUNCATE weir.jobs, weir.instances, weir.queues RESTART IDENTITY");
+        }
+    }
+}
