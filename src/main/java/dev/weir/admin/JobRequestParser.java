@@ -40,6 +40,17 @@ public final class JobRequestParser {
         if (kind == null) {
             throw new InvalidJobException("invalid_kind", where + ": kind is required");
         }
+        try {
+            return new Parsed(kind, args(job, where), options(job, where));
+        } catch (InvalidJobException e) {
+            if (e.getMessage().startsWith(where)) {
+                throw e;
+            }
+            throw new InvalidJobException(e.code(), where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static JobOptions options(JsonObject job, String where) {
         JobOptions options = JobOptions.defaults();
         String queue = string(job, "queue", where);
         if (queue != null) {
@@ -57,15 +68,18 @@ public final class JobRequestParser {
         if (runAt != null) {
             options = options.runAt(instant(runAt, where));
         }
-        String args = null;
+        return options;
+    }
+
+    private static String args(JsonObject job, String where) {
         JsonValue rawArgs = job.get("args");
-        if (rawArgs != null && rawArgs.getValueType() != JsonValue.ValueType.NULL) {
-            if (rawArgs.getValueType() != JsonValue.ValueType.OBJECT) {
-                throw new InvalidJobException("invalid_args", where + ": args must be a JSON object");
-            }
-            args = rawArgs.toString();
+        if (rawArgs == null || rawArgs.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
         }
-        return new Parsed(kind, args, options);
+        if (rawArgs.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new InvalidJobException("invalid_args", where + ": args must be a JSON object");
+        }
+        return rawArgs.toString();
     }
 
     private static String string(JsonObject job, String field, String where) {

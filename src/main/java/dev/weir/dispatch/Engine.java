@@ -55,7 +55,7 @@ public final class Engine {
         for (QueueSettings q : settings.queues()) {
             QueueCapacity capacity = new HardReservedCapacity(q.name(), q.maxWorkers());
             dispatchers.put(q.name(), new QueueDispatcher(q, capacity, transactor, runner, instance,
-                    () -> maintenance.paused(q.name()), parts.threads(), q.maxWorkers()));
+                    parts.threads(), q.maxWorkers()));
         }
         this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::wakeAll, parts.threads());
     }

@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -18,8 +17,8 @@ import javax.sql.DataSource;
 /**
  * The background duties of an instance, on one thread that ticks every {@link #TICK}:
  * <ul>
- * <li>every instance: its heartbeat (every {@code heartbeat-interval}), the deadline watchdog for its own
- * attempts, and the list of paused queues;</li>
+ * <li>every instance: its heartbeat (every {@code heartbeat-interval}) and the deadline watchdog for its own
+ * attempts;</li>
  * <li>the leader only: making due jobs available, rescuing the attempts of silent instances and attempts far
  * past their deadline, and forgetting long-dead instances.</li>
  * </ul>
@@ -42,7 +41,6 @@ final class Maintenance {
     private final Thread thread;
     private volatile boolean stopping;
     private volatile boolean leader;
-    private volatile Set<String> paused = Set.of();
     private Connection leaderConnection;
     private long nextHeartbeat;
     private long nextCleanup;
@@ -64,10 +62,6 @@ final class Maintenance {
 
     boolean leader() {
         return leader;
-    }
-
-    boolean paused(String queue) {
-        return paused.contains(queue);
     }
 
     boolean alive() {
@@ -118,7 +112,6 @@ final class Maintenance {
         if (engine.draining()) {
             return;
         }
-        safely("paused queues", () -> paused = transactor.inNewTransaction(false, JobStore::pausedQueues));
         safely("leadership", this::lead);
         if (leader) {
             safely("scheduler", () -> {

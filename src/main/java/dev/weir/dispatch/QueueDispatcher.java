@@ -9,7 +9,6 @@ import dev.weir.store.Transactor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
-import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -39,7 +38,6 @@ final class QueueDispatcher {
     private final Transactor transactor;
     private final JobRunner runner;
     private final String instance;
-    private final BooleanSupplier paused;
     private final Wakeup wakeup = new Wakeup();
     private final Thread thread;
     private final int batchSize;
@@ -48,13 +46,12 @@ final class QueueDispatcher {
     private volatile boolean starved;
 
     QueueDispatcher(QueueSettings settings, QueueCapacity capacity, Transactor transactor, JobRunner runner,
-            String instance, BooleanSupplier paused, ThreadFactory threads, int batchSize) {
+            String instance, ThreadFactory threads, int batchSize) {
         this.settings = settings;
         this.capacity = capacity;
         this.transactor = transactor;
         this.runner = runner;
         this.instance = instance;
-        this.paused = paused;
         this.batchSize = batchSize;
         this.thread = threads.newThread(this::loop);
         this.thread.setName("weir-dispatcher-" + settings.name());
@@ -119,9 +116,6 @@ final class QueueDispatcher {
 
     /** One poll; returns whether to poll again at once. */
     boolean pollOnce() {
-        if (paused.getAsBoolean()) {
-            return false;
-        }
         // 1. Permits first: a job becomes running only against a permit already held.
         starved = true;
         List<Permit> permits = capacity.tryAcquire(batchSize);

@@ -16,8 +16,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Starts a PostgreSQL server inside Weir's process when no database is configured, so that the first run needs
- * no setup. It listens on 127.0.0.1 at {@code WEIR_EMBEDDED_DB_PORT} (default {@code HTTP_PORT + 10000}, so two
- * instances on one machine do not collide) and keeps its data in {@code weir-pgdata} under the server's output
+ * no setup. It listens on 127.0.0.1 at {@code WEIR_EMBEDDED_DB_PORT} (default 19080; a second instance on the
+ * same machine sets its own, or both share a database through {@code WEIR_DB_URL}) and keeps its data in {@code weir-pgdata} under the server's output
  * folder (or {@code weir.embedded.data-dir}). With {@code WEIR_DB_URL} set it does nothing.
  *
  * <p>The data source in server.xml falls back to the same address; this bean starts before any bean that
@@ -75,9 +75,11 @@ public class EmbeddedDatabase {
         }
     }
 
+    /** The default port; server.xml has the same default for WEIR_EMBEDDED_DB_PORT. */
+    static final int DEFAULT_PORT = 19080;
+
     static int port(Config config) {
-        return config.getOptionalValue("WEIR_EMBEDDED_DB_PORT", Integer.class)
-                .orElse(config.getOptionalValue("HTTP_PORT", Integer.class).orElse(9080) + 10000);
+        return config.getOptionalValue("WEIR_EMBEDDED_DB_PORT", Integer.class).orElse(DEFAULT_PORT);
     }
 
     /** The URL server.xml gives the data source when WEIR_DB_URL is not set; keep the two in step. */

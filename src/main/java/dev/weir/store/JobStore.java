@@ -155,7 +155,7 @@ public final class JobStore {
     }
 
     public static void setPaused(Sql sql, String queue, boolean paused) {
-        sql.update(Queries.QUEUE_SET_PAUSED, queue, paused);
+        sql.query(Queries.QUEUE_SET_PAUSED, queue, paused);
     }
 
     /** Readiness probe: read-only, proves the database answers and the schema exists. */

@@ -87,6 +87,21 @@ class JobStoreIT {
     }
 
     @Test
+    void aPausedQueueYieldsNothingUntilResumed() {
+        long id = insert(1, "k").get(0);
+        tx.inNewTransaction(false, sql -> {
+            JobStore.setPaused(sql, "default", true);
+            return null;
+        });
+        assertEquals(List.of(), tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 5, "me", 1000)));
+        tx.inNewTransaction(false, sql -> {
+            JobStore.setPaused(sql, "default", false);
+            return null;
+        });
+        assertEquals(id, tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 5, "me", 1000)).get(0).id());
+    }
+
+    @Test
     void rolledBackInsertLeavesNothing() {
         try {
             tx.inNewTransaction(false, sql -> {

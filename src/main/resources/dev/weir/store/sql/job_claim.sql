@@ -1,11 +1,13 @@
 -- Claims up to ?2 available jobs of queue ?1 for instance ?3, each attempt due to end within ?4 ms.
 -- The pick must be a CTE: as a FROM-subquery the planner may merge it into the UPDATE and ignore the LIMIT.
 -- The outer UPDATE re-checks the state, and SKIP LOCKED lets concurrent dispatchers pass each other.
+-- A paused queue yields nothing, on every instance, from the moment the pause commits.
 WITH picked AS (
     SELECT id
     FROM weir.jobs
     WHERE state = 'available'
       AND queue = ?1
+      AND NOT EXISTS (SELECT 1 FROM weir.queues AS q WHERE q.name = ?1 AND q.paused)
     ORDER BY priority, run_at, id
     LIMIT ?2
     FOR UPDATE SKIP LOCKED
