@@ -27,7 +27,7 @@ run_dir=$(mktemp -d)
 export WEIR_DB_URL="jdbc:postgresql://$PGHOST:$PGPORT/weir_bench" WEIR_DB_USER="$PGUSER"
 export HTTP_PORT=$PORT HTTPS_PORT=$((PORT + 1)) WEIR_DIAGNOSTICS_ENABLED=true
 export WEIR_QUEUE_DEFAULT_MAX_WORKERS=$WORKERS
-(cd "$run_dir" && exec java -jar "$OLDPWD/$JAR" > "$run_dir/server.log" 2>&1) &
+(cd "$run_dir" && exec java -jar "$OLDPWD/$JAR" > "${BENCH_SERVER_LOG:-$run_dir/server.log}" 2>&1) &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$run_dir"' EXIT
 for _ in $(seq 1 120); do

@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * <p>Thread-safe. One lock ({@code lock}) guards all mutable state; listeners run after it is released, on the
  * calling thread.
  */
-public final class OverflowAllocator {
+public final class OverflowAllocator implements SharedOverflow {
 
     private final int capacity;
 

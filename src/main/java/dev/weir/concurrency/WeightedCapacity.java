@@ -16,14 +16,14 @@ public final class WeightedCapacity implements QueueCapacity {
     private final String queue;
     private final int minWorkers;
     private final Semaphore local;
-    private final OverflowAllocator overflow;
+    private final SharedOverflow overflow;
     private final List<Runnable> releaseListeners = new CopyOnWriteArrayList<>();
 
     /**
      * @param minWorkers permits guaranteed to the queue, at least 0
      * @param overflow   the instance's pool; it must know {@code queue} (its weight is read from there)
      */
-    public WeightedCapacity(String queue, int minWorkers, OverflowAllocator overflow) {
+    public WeightedCapacity(String queue, int minWorkers, SharedOverflow overflow) {
         if (minWorkers < 0) {
             throw new IllegalArgumentException("minWorkers must not be negative: " + minWorkers);
         }

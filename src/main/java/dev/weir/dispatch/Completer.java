@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -17,7 +18,10 @@ import java.util.logging.Logger;
  * Writes attempt outcomes in batches and only then gives their permits back.
  *
  * <p>One thread takes whatever outcomes are waiting (up to {@link #MAX_BATCH}) and writes them in one statement
- * and one commit: under load the batches grow by themselves, idle it writes each outcome at once. A permit is
+ * and one commit. While other attempts of this instance are still running it lingers a little (at most
+ * {@link #LINGER}) for their outcomes, so that jobs claimed together are recorded — and their permits come back —
+ * together, and the next claim is a full batch again; with nothing else running it writes at once, so an idle
+ * queue pays no delay. A permit is
  * released only after its outcome is committed (DESIGN invariant 1), so the running rows never outnumber the
  * permits held. If the database fails, the batch is retried with back-off and its permits stay held: a
  * dispatcher could not claim anything meanwhile anyway.
@@ -25,6 +29,8 @@ import java.util.logging.Logger;
 final class Completer {
 
     static final int MAX_BATCH = 1000;
+    /** The longest an outcome waits for others to join its batch. */
+    static final Duration LINGER = Duration.ofMillis(2);
     private static final Logger LOG = Logger.getLogger(Completer.class.getName());
     private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
 
@@ -32,13 +38,16 @@ final class Completer {
     }
 
     private final Transactor transactor;
+    /** Attempts of this instance still running (not yet settled): outcomes that may soon join a batch. */
+    private final IntSupplier running;
     private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean stopping;
     private volatile Runnable afterBatch = () -> { };
 
-    Completer(Transactor transactor, ThreadFactory threads) {
+    Completer(Transactor transactor, IntSupplier running, ThreadFactory threads) {
         this.transactor = transactor;
+        this.running = running;
         this.thread = threads.newThread(this::run);
         this.thread.setName("weir-completer");
     }
@@ -92,6 +101,7 @@ final class Completer {
                     }
                     batch.add(first);
                     pending.drainTo(batch, MAX_BATCH - 1);
+                    linger(batch);
                 }
                 write(batch);
                 batch.clear();
@@ -116,6 +126,23 @@ final class Completer {
                 }
                 retryWaitMs = Math.min(retryWaitMs * 2, MAX_RETRY_WAIT.toMillis());
             }
+        }
+    }
+
+    /** Waits up to {@link #LINGER} for the outcomes of attempts still running, while the batch has room. */
+    private void linger(List<Settled> batch) throws InterruptedException {
+        long until = System.nanoTime() + LINGER.toNanos();
+        while (batch.size() < MAX_BATCH && running.getAsInt() > 0 && !stopping) {
+            long left = until - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            Settled next = pending.poll(left, TimeUnit.NANOSECONDS);
+            if (next == null) {
+                return;
+            }
+            batch.add(next);
+            pending.drainTo(batch, MAX_BATCH - batch.size());
         }
     }
 

@@ -1,7 +1,11 @@
 package dev.weir.dispatch;
 
 import dev.weir.concurrency.HardReservedCapacity;
+import dev.weir.concurrency.OverflowPool;
 import dev.weir.concurrency.QueueCapacity;
+import dev.weir.concurrency.SharedOverflow;
+import dev.weir.concurrency.TokenBucket;
+import dev.weir.concurrency.WeightedCapacity;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirSettings;
 import dev.weir.store.JobStore;
@@ -28,9 +32,15 @@ public final class Engine {
 
     private static final Logger LOG = Logger.getLogger(Engine.class.getName());
 
-    /** What the engine is built from. */
+    /**
+     * What the engine is built from.
+     *
+     * @param overflow weighted mode: the instance's overflow pool (the server passes its {@code OverflowPool} EJB);
+     *                 null: the engine makes one from the settings when they ask for weighted mode
+     */
     public record Parts(WeirSettings settings, Transactor transactor, DataSource sessionDataSource,
-            HandlerRegistry handlers, ArgsCodec codec, Executor executor, ThreadFactory threads) {
+            HandlerRegistry handlers, ArgsCodec codec, Executor executor, ThreadFactory threads,
+            SharedOverflow overflow) {
     }
 
     private final WeirSettings settings;
@@ -48,14 +58,32 @@ public final class Engine {
         this.settings = parts.settings();
         this.transactor = parts.transactor();
         this.instance = instanceName();
-        this.completer = new Completer(transactor, parts.threads());
+        this.completer = new Completer(transactor, this::running, parts.threads());
         this.runner = new JobRunner(parts.handlers(), parts.codec(), parts.executor(), completer);
         this.maintenance = new Maintenance(settings, transactor, parts.sessionDataSource(), instance, this,
                 parts.threads());
+        SharedOverflow overflow = null;
+        if (settings.weighted()) {
+            overflow = parts.overflow() != null ? parts.overflow() : OverflowPool.forSettings(settings);
+            // Overflow coming back wakes the queues it would now serve, not only the one that released it.
+            overflow.onCapacityFreed(queues -> queues.forEach(this::wake));
+        }
         for (QueueSettings q : settings.queues()) {
-            QueueCapacity capacity = new HardReservedCapacity(q.name(), q.maxWorkers());
-            dispatchers.put(q.name(), new QueueDispatcher(q, capacity, transactor, runner, instance,
-                    parts.threads(), q.maxWorkers()));
+            QueueCapacity capacity;
+            int batch;
+            if (overflow != null) {
+                capacity = new WeightedCapacity(q.name(), q.minWorkers(), overflow);
+                batch = q.minWorkers() + overflow.capacity();
+            } else {
+                capacity = new HardReservedCapacity(q.name(), q.maxWorkers());
+                batch = q.maxWorkers();
+            }
+            TokenBucket bucket = q.rateLimit().isPresent()
+                    ? new TokenBucket(q.rateLimit().getAsDouble(),
+                            q.rateBurst().orElse((int) Math.ceil(q.rateLimit().getAsDouble())))
+                    : null;
+            dispatchers.put(q.name(), new QueueDispatcher(q, capacity, bucket, transactor, runner, instance,
+                    parts.threads(), batch));
         }
         this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::wakeAll, parts.threads());
     }
@@ -125,6 +153,11 @@ public final class Engine {
             LOG.warning(() -> "Weir: could not remove instance row " + instance + ": " + e);
         }
         LOG.info(() -> "Weir: instance " + instance + " stopped");
+    }
+
+    /** Attempts running on this instance whose outcome is not yet decided. */
+    private int running() {
+        return runner.inFlight().size();
     }
 
     /** Cancels and fails the attempts past their deadline; their permits come back once that is written. */

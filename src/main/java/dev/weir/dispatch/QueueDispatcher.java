@@ -2,6 +2,7 @@ package dev.weir.dispatch;
 
 import dev.weir.concurrency.Permit;
 import dev.weir.concurrency.QueueCapacity;
+import dev.weir.concurrency.TokenBucket;
 import dev.weir.config.QueueSettings;
 import dev.weir.store.ClaimedJob;
 import dev.weir.store.JobStore;
@@ -20,9 +21,9 @@ import java.util.logging.Logger;
  * <p>One poll, in this order (DESIGN §3.2):
  * <ol>
  * <li>take permits without blocking;</li>
- * <li>(rate limit — not yet);</li>
+ * <li>keep at most as many permits as the rate limit has tokens;</li>
  * <li>claim at most as many jobs as permits held, in one statement;</li>
- * <li>give back the permits the database could not use;</li>
+ * <li>give back the permits (and tokens) the database could not use;</li>
  * <li>if no job was found, clear the queue's demand;</li>
  * <li>start each job with exactly one permit.</li>
  * </ol>
@@ -35,6 +36,8 @@ final class QueueDispatcher {
 
     private final QueueSettings settings;
     private final QueueCapacity capacity;
+    /** The queue's rate limit on this instance; null when it has none. */
+    private final TokenBucket bucket;
     private final Transactor transactor;
     private final JobRunner runner;
     private final String instance;
@@ -45,10 +48,11 @@ final class QueueDispatcher {
     /** True while the last poll found no free permit: a permit coming back must then ring. */
     private volatile boolean starved;
 
-    QueueDispatcher(QueueSettings settings, QueueCapacity capacity, Transactor transactor, JobRunner runner,
-            String instance, ThreadFactory threads, int batchSize) {
+    QueueDispatcher(QueueSettings settings, QueueCapacity capacity, TokenBucket bucket, Transactor transactor,
+            JobRunner runner, String instance, ThreadFactory threads, int batchSize) {
         this.settings = settings;
         this.capacity = capacity;
+        this.bucket = bucket;
         this.transactor = transactor;
         this.runner = runner;
         this.instance = instance;
@@ -93,20 +97,20 @@ final class QueueDispatcher {
     private void loop() {
         long errorWaitMs = 100;
         while (!stopping) {
-            boolean more;
+            Duration wait;
             try {
-                more = pollOnce();
+                wait = pollOnce();
                 errorWaitMs = 100;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Weir: queue " + queue() + " could not claim jobs; trying again in "
                         + errorWaitMs + " ms", e);
-                more = false;
+                wait = Duration.ZERO;
                 sleepQuietly(errorWaitMs);
                 errorWaitMs = Math.min(errorWaitMs * 2, MAX_ERROR_WAIT.toMillis());
             }
-            if (!more && !stopping) {
+            if (!wait.isZero() && !stopping) {
                 try {
-                    wakeup.await(settings.pollInterval());
+                    wakeup.await(wait);
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -114,15 +118,28 @@ final class QueueDispatcher {
         }
     }
 
-    /** One poll; returns whether to poll again at once. */
-    boolean pollOnce() {
+    /**
+     * One poll; returns how long to wait before the next one unless rung: zero to poll again at once (the batch was
+     * full), the time one token takes when the rate limit cut the batch, else the poll interval.
+     */
+    Duration pollOnce() {
         // 1. Permits first: a job becomes running only against a permit already held.
         starved = true;
-        List<Permit> permits = capacity.tryAcquire(batchSize);
-        if (permits.isEmpty()) {
-            return false;
+        List<Permit> held = capacity.tryAcquire(batchSize);
+        if (held.isEmpty()) {
+            return settings.pollInterval();
         }
         starved = false;
+        // 2. The rate limit: keep at most as many permits as there are tokens.
+        int tokens = bucket == null ? held.size() : bucket.tryTake(held.size());
+        for (int i = tokens; i < held.size(); i++) {
+            held.get(i).release();
+        }
+        boolean rateLimited = tokens < held.size();
+        if (tokens == 0) {
+            return tokenInterval();
+        }
+        List<Permit> permits = held.subList(0, tokens);
         // 3. Claim at most one job per permit.
         List<ClaimedJob> jobs;
         try {
@@ -130,16 +147,22 @@ final class QueueDispatcher {
                     sql -> JobStore.claim(sql, queue(), permits.size(), instance, settings.deadline().toMillis()));
         } catch (RuntimeException e) {
             permits.forEach(Permit::release);
+            if (bucket != null) {
+                bucket.refund(tokens);
+            }
             throw e;
         }
-        // 4. Give back what the database could not use.
+        // 4. Give back the permits and tokens the database could not use.
         for (int i = jobs.size(); i < permits.size(); i++) {
             permits.get(i).release();
+        }
+        if (bucket != null) {
+            bucket.refund(tokens - jobs.size());
         }
         // 5. An empty queue stops contending for shared capacity.
         if (jobs.isEmpty()) {
             capacity.clearDemand();
-            return false;
+            return settings.pollInterval();
         }
         // 6. One permit per job.
         long now = System.nanoTime();
@@ -147,7 +170,15 @@ final class QueueDispatcher {
         for (int i = 0; i < jobs.size(); i++) {
             runner.start(new Attempt(jobs.get(i), permits.get(i), now + deadline));
         }
-        return jobs.size() == permits.size();
+        if (jobs.size() < permits.size()) {
+            return settings.pollInterval();
+        }
+        return rateLimited ? tokenInterval() : Duration.ZERO;
+    }
+
+    /** How long one token of the rate limit takes to come. */
+    private Duration tokenInterval() {
+        return Duration.ofNanos((long) Math.ceil(1e9 / bucket.rate()));
     }
 
     private static void sleepQuietly(long ms) {

@@ -1,6 +1,7 @@
 package dev.weir.dispatch;
 
 import dev.weir.api.JobHandler;
+import dev.weir.concurrency.OverflowPool;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.config.WeirSettings;
 import dev.weir.diagnostics.DiagnosticHandlers;
@@ -56,6 +57,9 @@ public class WeirRuntime {
     @Any
     Instance<JobHandler<?>> handlers;
 
+    @Inject
+    OverflowPool overflowPool;
+
     @Resource(lookup = "jdbc/weir-session")
     DataSource sessionDataSource;
 
@@ -83,7 +87,7 @@ public class WeirRuntime {
         }
         HandlerRegistry registry = new HandlerRegistry(all);
         Engine e = new Engine(new Engine.Parts(settings, transactor, sessionDataSource, registry,
-                new JsonbArgsCodec(), executor, threads));
+                new JsonbArgsCodec(), executor, threads, settings.weighted() ? overflowPool : null));
         e.start();
         engine = e;
         LOG.info(() -> "Weir: ready in " + (System.nanoTime() - began) / 1_000_000 + " ms; job kinds "

@@ -38,7 +38,8 @@ final class TestEngine {
 
     static Engine start(WeirSettings settings, List<JobHandler<?>> handlers, Executor executor) {
         Engine engine = new Engine(new Engine.Parts(settings, new JdbcTransactor(TestDatabase.dataSource()),
-                TestDatabase.dataSource(), new HandlerRegistry(handlers), new JsonbArgsCodec(), executor, DAEMONS));
+                TestDatabase.dataSource(), new HandlerRegistry(handlers), new JsonbArgsCodec(), executor, DAEMONS,
+                null));
         engine.start();
         return engine;
     }

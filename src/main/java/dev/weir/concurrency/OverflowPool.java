@@ -1,0 +1,89 @@
+package dev.weir.concurrency;
+
+import dev.weir.config.QueueSettings;
+import dev.weir.config.WeirConfiguration;
+import dev.weir.config.WeirSettings;
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.LocalBean;
+import jakarta.ejb.Singleton;
+import jakarta.inject.Inject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The instance's overflow pool in weighted mode, as a singleton EJB: one pool per server, shared by every queue's
+ * dispatcher. It delegates each call to an {@link OverflowAllocator}, which holds the fair-share rule.
+ *
+ * <p>Locking, on purpose: bean-managed concurrency. The container's default for a singleton, a WRITE lock on every
+ * method, would serialise every acquire and release of every queue behind a second, coarser lock around the
+ * allocator's own; and a READ lock would add nothing, because the allocator is already thread-safe with one short
+ * critical section per call and calls its listeners outside it. So the container adds no lock here.
+ */
+@Singleton
+@LocalBean
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class OverflowPool implements SharedOverflow {
+
+    @Inject
+    WeirConfiguration configuration;
+
+    private OverflowAllocator allocator;
+
+    @PostConstruct
+    void create() {
+        allocator = forSettings(configuration.settings());
+    }
+
+    /** The allocator weighted mode needs for these settings: {@code global − Σ min-workers} permits, by weight. */
+    public static OverflowAllocator forSettings(WeirSettings settings) {
+        int global = settings.globalMaxWorkers().orElse(0);
+        int sumMin = settings.queues().stream().mapToInt(QueueSettings::minWorkers).sum();
+        Map<String, Integer> weights = new LinkedHashMap<>();
+        settings.queues().forEach(q -> weights.put(q.name(), q.weight()));
+        return new OverflowAllocator(Math.max(0, global - sumMin), weights);
+    }
+
+    @Override
+    public int tryAcquire(String queue, int wanted) {
+        return allocator.tryAcquire(queue, wanted);
+    }
+
+    @Override
+    public void release(String queue, int n) {
+        allocator.release(queue, n);
+    }
+
+    @Override
+    public void clearDemand(String queue) {
+        allocator.clearDemand(queue);
+    }
+
+    @Override
+    public void onCapacityFreed(Consumer<Set<String>> listener) {
+        allocator.onCapacityFreed(listener);
+    }
+
+    @Override
+    public int held(String queue) {
+        return allocator.held(queue);
+    }
+
+    @Override
+    public int weight(String queue) {
+        return allocator.weight(queue);
+    }
+
+    @Override
+    public int capacity() {
+        return allocator.capacity();
+    }
+
+    @Override
+    public int free() {
+        return allocator.free();
+    }
+}
