@@ -65,8 +65,11 @@ public final class ErrorMappers {
             if (cause instanceof InvalidJobException invalid) {
                 return new InvalidJobs().toResponse(invalid);
             }
-            LOG.log(Level.WARNING, "Weir: REST call failed", e);
-            return ApiError.body(500, "internal_error", "the server could not complete the request: " + e);
+            String incident = Long.toString(System.nanoTime(), 36);
+            LOG.log(Level.WARNING, "Weir: REST call failed (incident " + incident + ")", e);
+            // The details stay in the server log: they may hold SQL or data that is not the caller's business.
+            return ApiError.body(500, "internal_error", "the server could not complete the request; see incident "
+                    + incident + " in the server log");
         }
     }
 }

@@ -58,7 +58,8 @@ public class JobsResource {
         JsonValue value = read(body, MAX_BODY_CHARS);
         NewJob job = toNewJob(JobRequestParser.parse(value, "the job"), Instant.now());
         JobStore.Inserted inserted = submitter.insertValidated(List.of(job)).get(0);
-        return Response.created(URI.create("/api/jobs/" + inserted.id()))
+        // Relative to the API root (/api/), so the header reads /api/jobs/<id>.
+        return Response.created(URI.create("jobs/" + inserted.id()))
                 .entity(Json.createObjectBuilder().add("id", inserted.id()).add("state", inserted.state().dbName())
                         .build())
                 .build();
@@ -98,7 +99,7 @@ public class JobsResource {
         } catch (NumberFormatException e) {
             throw new ApiError(400, "invalid_id", "a job id is a whole number, not '" + rawId + "'");
         }
-        JobView job = transactor.inNewTransaction(false, sql -> JobStore.get(sql, id))
+        JobView job = transactor.inNewTransaction(sql -> JobStore.get(sql, id))
                 .orElseThrow(() -> new ApiError(404, "job_not_found", "no job has id " + id));
         return view(job);
     }

@@ -71,7 +71,7 @@ public class QueuesResource {
 
     private Response setPaused(String name, boolean paused) {
         QueueSettings q = queue(name);
-        transactor.inNewTransaction(false, sql -> {
+        transactor.inNewTransaction(sql -> {
             JobStore.setPaused(sql, q.name(), paused);
             return null;
         });
@@ -87,8 +87,7 @@ public class QueuesResource {
     }
 
     private Snapshot snapshot() {
-        return transactor.inNewTransaction(false,
-                sql -> new Snapshot(JobStore.countsByQueue(sql), JobStore.pausedQueues(sql)));
+        return transactor.inNewTransaction(sql -> new Snapshot(JobStore.countsByQueue(sql), JobStore.pausedQueues(sql)));
     }
 
     private JsonObject view(QueueSettings q, Snapshot s) {

@@ -145,7 +145,7 @@ public final class Engine {
         completer.stop(Duration.ofSeconds(10));
         maintenance.stop();
         try {
-            transactor.inNewTransaction(false, sql -> {
+            transactor.inNewTransaction(sql -> {
                 JobStore.deleteInstances(sql, instance, Duration.ofDays(3650).toMillis());
                 return null;
             });
@@ -231,7 +231,7 @@ public final class Engine {
 
     /** Read-only database probe for readiness; throws when the database does not answer. */
     public void probe() {
-        transactor.inNewTransaction(false, sql -> {
+        transactor.inNewTransaction(sql -> {
             JobStore.probe(sql);
             return null;
         });

@@ -81,7 +81,7 @@ final class Maintenance {
 
     /** Writes the heartbeat now (before the first claim, so a fresh instance is never taken for dead). */
     void heartbeat() {
-        transactor.inNewTransaction(true, sql -> {
+        transactor.inNewTransaction(sql -> {
             JobStore.heartbeat(sql, instance);
             return null;
         });
@@ -117,11 +117,11 @@ final class Maintenance {
             safely("scheduler", () -> {
                 int promoted;
                 do {
-                    promoted = transactor.inNewTransaction(true, sql -> JobStore.promoteDue(sql, BATCH));
+                    promoted = transactor.inNewTransaction(sql -> JobStore.promoteDue(sql, BATCH));
                 } while (promoted == BATCH && !stopping);
             });
             safely("rescuer", () -> {
-                Map<Long, ?> rescued = transactor.inNewTransaction(false, sql -> JobStore.rescue(sql,
+                Map<Long, ?> rescued = transactor.inNewTransaction(sql -> JobStore.rescue(sql,
                         settings.rescueAfter().toMillis(), settings.heartbeatInterval().toMillis(), BATCH));
                 if (!rescued.isEmpty()) {
                     LOG.warning(() -> "Weir: rescued " + rescued.size() + " jobs whose attempt nobody will finish: "
@@ -130,7 +130,7 @@ final class Maintenance {
             });
             safely("instance clean-up", () -> {
                 if (now - nextCleanup >= 0) {
-                    transactor.inNewTransaction(true, sql -> {
+                    transactor.inNewTransaction(sql -> {
                         JobStore.deleteInstances(sql, "", Duration.ofDays(1).toMillis());
                         return null;
                     });

@@ -143,8 +143,7 @@ final class QueueDispatcher {
         // 3. Claim at most one job per permit.
         List<ClaimedJob> jobs;
         try {
-            jobs = transactor.inNewTransaction(true,
-                    sql -> JobStore.claim(sql, queue(), permits.size(), instance, settings.deadline().toMillis()));
+            jobs = transactor.inNewTransaction(sql -> JobStore.claim(sql, queue(), permits.size(), instance, settings.deadline().toMillis()));
         } catch (RuntimeException e) {
             permits.forEach(Permit::release);
             if (bucket != null) {

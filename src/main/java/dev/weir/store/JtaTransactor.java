@@ -15,10 +15,7 @@ public class JtaTransactor implements Transactor {
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public <T> T inNewTransaction(boolean relaxedDurability, Function<Sql, T> work) {
-        if (relaxedDurability) {
-            em.createNativeQuery("SET LOCAL synchronous_commit = off").executeUpdate();
-        }
+    public <T> T inNewTransaction(Function<Sql, T> work) {
         return work.apply(new EntityManagerSql(em));
     }
 

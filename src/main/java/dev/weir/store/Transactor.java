@@ -6,9 +6,9 @@ import java.util.function.Function;
 public interface Transactor {
 
     /**
-     * Runs {@code work} in a new transaction. {@code relaxedDurability} lets the commit return before its WAL
-     * reaches disk ({@code synchronous_commit = off}): used for claims and outcomes, whose loss in a database
-     * crash only means a job runs again (at-least-once), never for submissions.
+     * Runs {@code work} in a new transaction. A statement that may commit without waiting for the disk (claims and
+     * outcomes, whose loss in a database crash only runs a job again) says so itself, with
+     * {@code set_config('synchronous_commit', 'off', true)}: that costs no extra round trip.
      */
-    <T> T inNewTransaction(boolean relaxedDurability, Function<Sql, T> work);
+    <T> T inNewTransaction(Function<Sql, T> work);
 }

@@ -44,8 +44,8 @@ public final class Submissions {
             throw new InvalidJobException("args_too_large", "args must be at most " + MAX_ARGS_BYTES
                     + " bytes of JSON");
         }
-        if (argsJson != null && argsJson.indexOf('\u0000') >= 0) {
-            // PostgreSQL's jsonb cannot hold U+0000.
+        if (argsJson != null && (argsJson.indexOf('\u0000') >= 0 || argsJson.contains("\\u0000"))) {
+            // PostgreSQL's jsonb cannot hold U+0000, raw or escaped.
             throw new InvalidJobException("invalid_args", "args must not contain the character U+0000");
         }
         Instant runAt = options.runAt();

@@ -81,12 +81,12 @@ class EngineIT {
     }
 
     private long submit(String kind, String args, int maxAttempts, int priority) {
-        return tx.inNewTransaction(false, sql -> JobStore.insert(sql,
+        return tx.inNewTransaction(sql -> JobStore.insert(sql,
                 List.of(new NewJob(kind, "default", args, priority, maxAttempts, null)))).get(0).id();
     }
 
     private JobView job(long id) {
-        return tx.inNewTransaction(false, sql -> JobStore.get(sql, id)).orElseThrow();
+        return tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow();
     }
 
     private long count(String where) {
@@ -169,7 +169,7 @@ class EngineIT {
     @Test
     void aDeadHeartbeatIsRescuedAndRunAgain() {
         long id = submit("weir.noop", "{}", 25);
-        tx.inNewTransaction(false, sql -> {
+        tx.inNewTransaction(sql -> {
             sql.update("INSERT INTO weir.instances (id, heartbeat_at) VALUES ('crashed', now() - interval '1 hour')");
             return JobStore.claim(sql, "default", 1, "crashed", 600_000);
         });

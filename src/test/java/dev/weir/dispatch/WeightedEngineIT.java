@@ -63,7 +63,7 @@ class WeightedEngineIT {
         for (int i = 0; i < n; i++) {
             jobs.add(new NewJob(kind, queue, args, 2, 25, null));
         }
-        tx.inNewTransaction(false, sql -> JobStore.insert(sql, jobs));
+        tx.inNewTransaction(sql -> JobStore.insert(sql, jobs));
     }
 
     private Map<String, Long> runningByQueue() {
@@ -158,7 +158,7 @@ class WeightedEngineIT {
             jobs.add(new NewJob(i % 3 == 0 ? "weir.noop" : EngineIT.THROWS_ERROR.name(), q, "{\"n\":" + i + "}", 2, 1,
                     null));
         }
-        tx.inNewTransaction(false, sql -> JobStore.insert(sql, jobs));
+        tx.inNewTransaction(sql -> JobStore.insert(sql, jobs));
         await().atMost(WAIT).until(() -> outstanding() == 0);
         await().atMost(WAIT).until(() -> engine.capacities().values().stream().allMatch(c -> c.inFlight() == 0));
         for (String q : new String[] {"a", "b"}) {

@@ -25,7 +25,8 @@ class RestApiIT {
         assertEquals(201, r.status(), r.body());
         long id = r.json().getJsonNumber("id").longValue();
         assertEquals("available", r.json().getString("state"));
-        assertTrue(r.raw().headers().firstValue("Location").orElse("").endsWith("/api/jobs/" + id));
+        String location = r.raw().headers().firstValue("Location").orElse("");
+        assertTrue(location.endsWith("/api/jobs/" + id) && !location.contains("/api/api/"), location);
         JsonObject done = awaitState(id, "completed");
         assertEquals("weir.noop", done.getString("kind"));
         assertEquals("default", done.getString("queue"));
@@ -119,6 +120,8 @@ class RestApiIT {
         assertError(post("/api/jobs/batch", "[]"), 400, "invalid_request");
         assertError(post("/api/jobs/batch", "[" + "{\"kind\": \"weir.noop\"},".repeat(1000) + "{\"kind\": \"weir.noop\"}]"),
                 413, "batch_too_large");
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"args\": {\"s\": \"a\\u0000b\"}}"), 400,
+                "invalid_args");
         assertError(get("/api/jobs/12abc"), 400, "invalid_id");
         assertError(get("/api/jobs/999999999"), 404, "job_not_found");
         // The server keeps serving after all of that.

@@ -32,11 +32,11 @@ class JobStoreIT {
         for (int i = 0; i < n; i++) {
             jobs.add(new NewJob(kind, "default", "{\"i\":" + i + "}", 2, 25, null));
         }
-        return tx.inNewTransaction(false, sql -> JobStore.insert(sql, jobs)).stream().map(JobStore.Inserted::id).toList();
+        return tx.inNewTransaction(sql -> JobStore.insert(sql, jobs)).stream().map(JobStore.Inserted::id).toList();
     }
 
     private String state(long id) {
-        return tx.inNewTransaction(false, sql -> JobStore.get(sql, id)).orElseThrow().state().dbName();
+        return tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow().state().dbName();
     }
 
     @Test
@@ -51,8 +51,7 @@ class JobStoreIT {
             futures.add(pool.submit(() -> {
                 go.await();
                 while (true) {
-                    List<ClaimedJob> batch = tx.inNewTransaction(true,
-                            sql -> JobStore.claim(sql, "default", 17, owner, 60_000));
+                    List<ClaimedJob> batch = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 17, owner, 60_000));
                     if (batch.isEmpty()) {
                         return null;
                     }
@@ -76,9 +75,9 @@ class JobStoreIT {
                 new NewJob("k", "default", "{}", 1, 25, null),
                 new NewJob("k", "default", "{}", 3, 25, null),
                 new NewJob("k", "other", "{}", 1, 25, null));
-        List<Long> ids = tx.inNewTransaction(false, sql -> JobStore.insert(sql, jobs)).stream()
+        List<Long> ids = tx.inNewTransaction(sql -> JobStore.insert(sql, jobs)).stream()
                 .map(JobStore.Inserted::id).toList();
-        List<ClaimedJob> first = tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 2, "me", 1000));
+        List<ClaimedJob> first = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 2, "me", 1000));
         assertEquals(List.of(ids.get(1), ids.get(2)), first.stream().map(ClaimedJob::id).toList());
         assertEquals(1, first.get(0).attempt());
         assertEquals(1, first.get(0).lease());
@@ -89,22 +88,45 @@ class JobStoreIT {
     @Test
     void aPausedQueueYieldsNothingUntilResumed() {
         long id = insert(1, "k").get(0);
-        tx.inNewTransaction(false, sql -> {
+        tx.inNewTransaction(sql -> {
             JobStore.setPaused(sql, "default", true);
             return null;
         });
-        assertEquals(List.of(), tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 5, "me", 1000)));
-        tx.inNewTransaction(false, sql -> {
+        assertEquals(List.of(), tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 5, "me", 1000)));
+        tx.inNewTransaction(sql -> {
             JobStore.setPaused(sql, "default", false);
             return null;
         });
-        assertEquals(id, tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 5, "me", 1000)).get(0).id());
+        assertEquals(id, tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 5, "me", 1000)).get(0).id());
+    }
+
+    @Test
+    void claimsAndOutcomesCommitWithoutWaitingForTheDiskButSubmissionsDo() {
+        insert(1, "k");
+        // The test database runs with synchronous_commit off; each transaction here starts from 'on', as a
+        // production server would.
+        assertEquals("on", tx.inNewTransaction(sql -> {
+            sql.update("SET LOCAL synchronous_commit = on");
+            JobStore.insert(sql, List.of(new NewJob("k", "default", "{}", 2, 25, null)));
+            return sql.query("SELECT current_setting('synchronous_commit')").get(0)[0];
+        }), "a submission keeps the server's durable commit");
+        assertEquals("off", tx.inNewTransaction(sql -> {
+            sql.update("SET LOCAL synchronous_commit = on");
+            JobStore.claim(sql, "default", 1, "me", 1000);
+            return sql.query("SELECT current_setting('synchronous_commit')").get(0)[0];
+        }));
+        assertEquals("off", tx.inNewTransaction(sql -> {
+            ClaimedJob job = JobStore.claim(sql, "default", 1, "me", 1000).get(0);
+            sql.update("SET LOCAL synchronous_commit = on");
+            JobStore.finish(sql, List.of(new Finish(job.id(), job.lease(), JobState.COMPLETED, 0, null, false)));
+            return sql.query("SELECT current_setting('synchronous_commit')").get(0)[0];
+        }));
     }
 
     @Test
     void rolledBackInsertLeavesNothing() {
         try {
-            tx.inNewTransaction(false, sql -> {
+            tx.inNewTransaction(sql -> {
                 JobStore.insert(sql, List.of(new NewJob("k", "default", "{}", 2, 25, null)));
                 throw new IllegalStateException("the application's transaction fails");
             });
@@ -119,86 +141,86 @@ class JobStoreIT {
     @Test
     void lateOutcomeOfARescuedAttemptChangesNothing() {
         long id = insert(1, "k").get(0);
-        ClaimedJob attempt1 = tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 1, "ghost", 60_000)).get(0);
+        ClaimedJob attempt1 = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "ghost", 60_000)).get(0);
         // "ghost" never wrote a heartbeat: the rescuer takes its job back.
-        Map<Long, JobState> rescued = tx.inNewTransaction(false, sql -> JobStore.rescue(sql, 60_000, 60_000, 100));
+        Map<Long, JobState> rescued = tx.inNewTransaction(sql -> JobStore.rescue(sql, 60_000, 60_000, 100));
         assertEquals(Map.of(id, JobState.AVAILABLE), rescued);
 
         Finish late = new Finish(id, attempt1.lease(), JobState.COMPLETED, 0, null, false);
-        assertEquals(Set.of(), tx.inNewTransaction(true, sql -> JobStore.finish(sql, List.of(late))));
+        assertEquals(Set.of(), tx.inNewTransaction(sql -> JobStore.finish(sql, List.of(late))));
         assertEquals("available", state(id));
 
-        ClaimedJob attempt2 = tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 1, "me", 60_000)).get(0);
+        ClaimedJob attempt2 = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "me", 60_000)).get(0);
         assertEquals(2, attempt2.attempt(), "rescue spent the first attempt");
-        assertEquals(Set.of(), tx.inNewTransaction(true, sql -> JobStore.finish(sql, List.of(late))),
+        assertEquals(Set.of(), tx.inNewTransaction(sql -> JobStore.finish(sql, List.of(late))),
                 "the old lease cannot finish the new attempt");
         assertEquals("running", state(id));
         Finish current = new Finish(id, attempt2.lease(), JobState.COMPLETED, 0, null, false);
-        assertEquals(Set.of(id), tx.inNewTransaction(true, sql -> JobStore.finish(sql, List.of(current))));
-        JobView view = tx.inNewTransaction(false, sql -> JobStore.get(sql, id)).orElseThrow();
+        assertEquals(Set.of(id), tx.inNewTransaction(sql -> JobStore.finish(sql, List.of(current))));
+        JobView view = tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow();
         assertEquals(JobState.COMPLETED, view.state());
         assertTrue(view.errorsJson().contains("stopped sending heartbeats"), view.errorsJson());
     }
 
     @Test
     void rescueOfTheLastAttemptDiscards() {
-        long id = tx.inNewTransaction(false, sql -> JobStore.insert(sql,
+        long id = tx.inNewTransaction(sql -> JobStore.insert(sql,
                 List.of(new NewJob("k", "default", "{}", 2, 1, null)))).get(0).id();
-        tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 1, "ghost", 60_000));
-        assertEquals(Map.of(id, JobState.DISCARDED), tx.inNewTransaction(false, sql -> JobStore.rescue(sql, 1, 1, 10)));
+        tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "ghost", 60_000));
+        assertEquals(Map.of(id, JobState.DISCARDED), tx.inNewTransaction(sql -> JobStore.rescue(sql, 1, 1, 10)));
     }
 
     @Test
     void liveOwnerKeepsItsJobs() {
         long id = insert(1, "k").get(0);
-        tx.inNewTransaction(false, sql -> {
+        tx.inNewTransaction(sql -> {
             JobStore.heartbeat(sql, "alive");
             return null;
         });
-        tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 1, "alive", 60_000));
-        assertEquals(Map.of(), tx.inNewTransaction(false, sql -> JobStore.rescue(sql, 60_000, 1000, 10)));
+        tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "alive", 60_000));
+        assertEquals(Map.of(), tx.inNewTransaction(sql -> JobStore.rescue(sql, 60_000, 1000, 10)));
         assertEquals("running", state(id));
     }
 
     @Test
     void outcomesOfABatchApplyTogetherWithErrorHistory() {
         List<Long> ids = insert(4, "k");
-        List<ClaimedJob> claimed = tx.inNewTransaction(true, sql -> JobStore.claim(sql, "default", 4, "me", 60_000));
+        List<ClaimedJob> claimed = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 4, "me", 60_000));
         List<Finish> outcomes = List.of(
                 new Finish(claimed.get(0).id(), claimed.get(0).lease(), JobState.COMPLETED, 0, null, false),
                 new Finish(claimed.get(1).id(), claimed.get(1).lease(), JobState.RETRYABLE, 60_000, "boom \"quoted\"", false),
                 new Finish(claimed.get(2).id(), claimed.get(2).lease(), JobState.SCHEDULED, 60_000, null, true),
                 new Finish(claimed.get(3).id(), claimed.get(3).lease(), JobState.DISCARDED, 0, "bad ☃ input", false));
-        assertEquals(new HashSet<>(ids), tx.inNewTransaction(true, sql -> JobStore.finish(sql, outcomes)));
-        JobView retry = tx.inNewTransaction(false, sql -> JobStore.get(sql, claimed.get(1).id())).orElseThrow();
+        assertEquals(new HashSet<>(ids), tx.inNewTransaction(sql -> JobStore.finish(sql, outcomes)));
+        JobView retry = tx.inNewTransaction(sql -> JobStore.get(sql, claimed.get(1).id())).orElseThrow();
         assertEquals(JobState.RETRYABLE, retry.state());
         assertTrue(retry.errorsJson().contains("boom \\\"quoted\\\""), retry.errorsJson());
         assertTrue(retry.runAt().isAfter(java.time.Instant.now().plusSeconds(30)));
-        JobView snoozed = tx.inNewTransaction(false, sql -> JobStore.get(sql, claimed.get(2).id())).orElseThrow();
+        JobView snoozed = tx.inNewTransaction(sql -> JobStore.get(sql, claimed.get(2).id())).orElseThrow();
         assertEquals(0, snoozed.attempt(), "snooze gives the attempt back");
-        JobView discarded = tx.inNewTransaction(false, sql -> JobStore.get(sql, claimed.get(3).id())).orElseThrow();
+        JobView discarded = tx.inNewTransaction(sql -> JobStore.get(sql, claimed.get(3).id())).orElseThrow();
         assertTrue(discarded.finalizedAt() != null && discarded.errorsJson().contains("☃"));
     }
 
     @Test
     void dueJobsArePromoted() {
-        long id = tx.inNewTransaction(false, sql -> JobStore.insert(sql, List.of(
+        long id = tx.inNewTransaction(sql -> JobStore.insert(sql, List.of(
                 new NewJob("k", "default", "{}", 2, 25, java.time.Instant.now().minusSeconds(1)),
                 new NewJob("k", "default", "{}", 2, 25, java.time.Instant.now().plusSeconds(3600))))).get(1).id();
         assertEquals("scheduled", state(id));
-        assertEquals(0, (int) tx.inNewTransaction(true, sql -> JobStore.promoteDue(sql, 100)),
+        assertEquals(0, (int) tx.inNewTransaction(sql -> JobStore.promoteDue(sql, 100)),
                 "a job whose run-at has passed is inserted available; the future one waits");
         update("UPDATE weir.jobs SET run_at = now() - interval '1 second' WHERE id = " + id);
-        assertEquals(1, (int) tx.inNewTransaction(true, sql -> JobStore.promoteDue(sql, 100)));
+        assertEquals(1, (int) tx.inNewTransaction(sql -> JobStore.promoteDue(sql, 100)));
         assertEquals("available", state(id));
     }
 
     @Test
     void insertKeepsSqlMetacharactersAndUnicodeIntact() {
         String kind = "k'; DROP TABLE weir.jobs; --\"\\ ✓";
-        long id = tx.inNewTransaction(false, sql -> JobStore.insert(sql, List.of(
+        long id = tx.inNewTransaction(sql -> JobStore.insert(sql, List.of(
                 new NewJob(kind, "default", "{\"s\":\"a'b\\\"c ✓\"}", 2, 25, null)))).get(0).id();
-        JobView view = tx.inNewTransaction(false, sql -> JobStore.get(sql, id)).orElseThrow();
+        JobView view = tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow();
         assertEquals(kind, view.kind());
         assertTrue(view.argsJson().contains("a'b\\\"c ✓"), view.argsJson());
     }
@@ -214,6 +236,6 @@ class JobStoreIT {
     }
 
     private void update(String sql) {
-        tx.inNewTransaction(false, s -> s.update(sql));
+        tx.inNewTransaction(s -> s.update(sql));
     }
 }

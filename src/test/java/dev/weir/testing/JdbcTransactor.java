@@ -4,7 +4,6 @@ import dev.weir.store.Sql;
 import dev.weir.store.Transactor;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
@@ -18,15 +17,10 @@ public final class JdbcTransactor implements Transactor {
     }
 
     @Override
-    public <T> T inNewTransaction(boolean relaxedDurability, Function<Sql, T> work) {
+    public <T> T inNewTransaction(Function<Sql, T> work) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                if (relaxedDurability) {
-                    try (Statement s = c.createStatement()) {
-                        s.execute("SET LOCAL synchronous_commit = off");
-                    }
-                }
                 T result = work.apply(new JdbcSql(c));
                 c.commit();
                 return result;
