@@ -7,7 +7,7 @@ import java.time.Duration;
  * that failed together do not come back together.
  *
  * <p>{@code delay(n) = min(1 s × 2^(n−1), 6 h) × (0.8 … 1.2)}. With the default 25 attempts a job keeps trying
- * for about three days: the first retries come within seconds, the later ones six hours apart.
+ * for about two and a half days: the first retries come within seconds, the later ones six hours apart.
  */
 public final class Backoff {
 

@@ -129,10 +129,14 @@ final class Completer {
         }
     }
 
-    /** Waits up to {@link #LINGER} for the outcomes of attempts still running, while the batch has room. */
+    /**
+     * Waits up to {@link #LINGER} for the outcomes of the attempts that were running when this batch began (not for
+     * attempts claimed since: under steady load there always are some), while the batch has room.
+     */
     private void linger(List<Settled> batch) throws InterruptedException {
         long until = System.nanoTime() + LINGER.toNanos();
-        while (batch.size() < MAX_BATCH && running.getAsInt() > 0 && !stopping) {
+        int target = Math.min(MAX_BATCH, batch.size() + running.getAsInt());
+        while (batch.size() < target && !stopping) {
             long left = until - System.nanoTime();
             if (left <= 0) {
                 return;
@@ -151,7 +155,7 @@ final class Completer {
         for (Settled s : batch) {
             finishes.add(s.finish());
         }
-        Set<Long> applied = transactor.inNewTransaction(true, sql -> JobStore.finish(sql, finishes));
+        Set<Long> applied = transactor.inNewTransaction(sql -> JobStore.finish(sql, finishes));
         for (Settled s : batch) {
             Finish f = s.finish();
             if (applied.contains(f.id())) {

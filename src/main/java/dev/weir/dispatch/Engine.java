@@ -31,6 +31,8 @@ import javax.sql.DataSource;
 public final class Engine {
 
     private static final Logger LOG = Logger.getLogger(Engine.class.getName());
+    /** The part of the shutdown timeout kept for writing hand-backs (at most a fifth of it). */
+    static final Duration HANDBACK_RESERVE = Duration.ofSeconds(5);
 
     /**
      * What the engine is built from.
@@ -114,16 +116,20 @@ public final class Engine {
     }
 
     /**
-     * Stops this instance gracefully: no new claims; running attempts get up to {@code timeout} to finish (with
-     * heartbeats going on); whatever is still running then is cancelled and handed back at once (available
-     * again, attempt spent) rather than left for the rescuer; outcomes are written; the instance row goes.
+     * Stops this instance gracefully: no new claims; running attempts get up to {@code timeout} less a reserve (5 s,
+     * or a fifth of a shorter timeout) to finish, with heartbeats going on; whatever is still running then is
+     * cancelled and handed back at once (available again, attempt spent) rather than left for the rescuer; outcomes
+     * are written; the instance row goes.
      */
     public void drain(Duration timeout) throws InterruptedException {
         if (!started || draining) {
             return;
         }
         draining = true;
-        long deadline = System.nanoTime() + timeout.toNanos();
+        // Keep the end of the drain for writing hand-backs: the server closes its connection pools soon after a stop
+        // begins (Liberty: about 30 s), and a hand-back that cannot be written waits for the rescuer instead.
+        Duration reserve = timeout.dividedBy(5).compareTo(HANDBACK_RESERVE) < 0 ? timeout.dividedBy(5) : HANDBACK_RESERVE;
+        long deadline = System.nanoTime() + timeout.minus(reserve).toNanos();
         LOG.info(() -> "Weir: instance " + instance + " draining " + runner.inFlight().size()
                 + " running jobs (at most " + timeout + ")");
         for (QueueDispatcher d : dispatchers.values()) {
@@ -175,7 +181,8 @@ public final class Engine {
         }
     }
 
-    void wake(String queue) {
+    /** Makes the queue's dispatcher on this instance poll now (new jobs are available). */
+    public void wake(String queue) {
         QueueDispatcher d = dispatchers.get(queue);
         if (d != null) {
             d.wake();

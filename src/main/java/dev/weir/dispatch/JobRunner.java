@@ -72,6 +72,7 @@ final class JobRunner {
         }
         if (!settle(attempt, finish)) {
             LOG.fine(() -> "Weir: " + attempt + " returned after it was already ended (deadline or shutdown)");
+            return;
         }
         if (finish.error() != null && LOG.isLoggable(Level.INFO)) {
             Finish f = finish;
@@ -93,8 +94,9 @@ final class JobRunner {
                     + " as " + handler.kind().argsType().getName() + ": " + e.getMessage()));
         }
         if (!attempt.enter()) {
+            // Cancelled before it started: whoever cancelled it has already recorded the outcome.
             attempt.leave();
-            return Outcomes.abandoned(attempt.job(), "(cancelled before start)");
+            return Outcomes.of(attempt.job(), Outcome.fail("stopped before the handler started"));
         }
         try {
             Outcome outcome = handler.handle(attempt);

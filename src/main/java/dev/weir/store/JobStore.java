@@ -20,8 +20,8 @@ public final class JobStore {
     private JobStore() {
     }
 
-    /** A job just inserted: its id, and whether it is available now or scheduled. */
-    public record Inserted(long id, JobState state) {
+    /** A job just inserted: its id, whether it is available now or scheduled, and its queue. */
+    public record Inserted(long id, JobState state, String queue) {
     }
 
     /** Inserts the jobs in one statement; returns them in the list's order. */
@@ -49,9 +49,23 @@ public final class JobStore {
         List<Object[]> rows = sql.query(Queries.JOB_INSERT, json.toString());
         List<Inserted> inserted = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
-            inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1))));
+            inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
+                    Rows.stringAt(row, 2)));
         }
+        // Identities are drawn in the input's order; RETURNING promises no order.
+        inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
         return inserted;
+    }
+
+    /**
+     * Tells every instance that {@code queues} have new available jobs. Call it after the jobs committed, outside the
+     * transaction that inserted them. Queue names follow {@code [a-z][a-z0-9-]*}, so they need no quoting in the
+     * array literal.
+     */
+    public static void announce(Sql sql, java.util.Collection<String> queues) {
+        if (!queues.isEmpty()) {
+            sql.query(Queries.JOB_ANNOUNCE, "{" + String.join(",", queues) + "}");
+        }
     }
 
     /** Claims up to {@code limit} available jobs of {@code queue} for {@code owner}, in priority order. */
@@ -63,7 +77,7 @@ public final class JobStore {
                     Rows.stringAt(row, 3), Rows.intAt(row, 4), Rows.intAt(row, 5), Rows.longAt(row, 6),
                     Rows.intAt(row, 7)));
         }
-        // RETURNING gives no order; run the batch in the order it was picked.
+        // RETURNING gives no order; start the batch by priority, then by id (close to the order it was picked in).
         jobs.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())
                 : Long.compare(a.id(), b.id()));
         return jobs;

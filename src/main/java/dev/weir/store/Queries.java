@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 final class Queries {
 
     static final String JOB_INSERT = load("job_insert");
+    static final String JOB_ANNOUNCE = load("job_announce");
     static final String JOB_CLAIM = load("job_claim");
     static final String JOB_FINISH = load("job_finish");
     static final String JOB_PROMOTE_DUE = load("job_promote_due");

@@ -8,6 +8,7 @@ import dev.weir.api.JobSubmitter;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.dispatch.ArgsCodec;
 import dev.weir.dispatch.JsonbArgsCodec;
+import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import dev.weir.store.NewJob;
@@ -34,6 +35,9 @@ public class DefaultJobSubmitter implements JobSubmitter {
     @Inject
     JtaTransactor transactor;
 
+    @Inject
+    Announcer announcer;
+
     @Override
     public <A> long submit(JobKind<A> kind, A args, JobOptions options) {
         return submitAll(List.of(JobRequest.of(kind, args, options))).get(0);
@@ -41,13 +45,20 @@ public class DefaultJobSubmitter implements JobSubmitter {
 
     @Override
     public long submitJson(String kind, String argsJson, JobOptions options) {
-        NewJob job = Submissions.validate(configuration.settings(), kind, argsJson, options, Instant.now());
-        return JobStore.insert(transactor.current(), List.of(job)).get(0).id();
+        NewJob job = Submissions.validate(configuration.settings(), kind, Submissions.requireObject(argsJson), options,
+                Instant.now());
+        return insertValidated(List.of(job)).get(0).id();
     }
 
-    /** Inserts already-validated jobs in one statement (used by the REST API); answers each id and state. */
+    /**
+     * Inserts already-validated jobs in one statement (also used by the REST API); answers each id and state. The
+     * queues that got available jobs are woken when the transaction commits.
+     */
     public List<JobStore.Inserted> insertValidated(List<NewJob> jobs) {
-        return JobStore.insert(transactor.current(), jobs);
+        List<JobStore.Inserted> inserted = JobStore.insert(transactor.current(), jobs);
+        announcer.afterCommit(inserted.stream().filter(j -> j.state() == JobState.AVAILABLE)
+                .map(JobStore.Inserted::queue).distinct().toList());
+        return inserted;
     }
 
     @Override
@@ -72,6 +83,6 @@ public class DefaultJobSubmitter implements JobSubmitter {
             }
             jobs.add(Submissions.validate(configuration.settings(), r.kind().name(), json, r.options(), now));
         }
-        return JobStore.insert(transactor.current(), jobs).stream().map(JobStore.Inserted::id).toList();
+        return insertValidated(jobs).stream().map(JobStore.Inserted::id).toList();
     }
 }

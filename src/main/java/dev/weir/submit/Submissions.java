@@ -57,6 +57,26 @@ public final class Submissions {
         return new NewJob(kind, options.queue(), argsJson, options.priority(), options.maxAttempts(), runAt);
     }
 
+    /**
+     * Checks that {@code json} is one JSON object (or null, for no arguments) and answers it unchanged; anything else
+     * is refused before it reaches the database.
+     */
+    public static String requireObject(String json) {
+        if (json == null) {
+            return null;
+        }
+        jakarta.json.JsonValue value;
+        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(json))) {
+            value = reader.readValue();
+        } catch (jakarta.json.JsonException e) {
+            throw new InvalidJobException("invalid_args", "args must be a JSON object: " + e.getMessage(), e);
+        }
+        if (value.getValueType() != jakarta.json.JsonValue.ValueType.OBJECT) {
+            throw new InvalidJobException("invalid_args", "args must be a JSON object, not " + value.getValueType());
+        }
+        return json;
+    }
+
     static int utf8Length(String s) {
         int bytes = 0;
         for (int i = 0; i < s.length(); i++) {

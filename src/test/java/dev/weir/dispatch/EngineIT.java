@@ -239,6 +239,10 @@ class EngineIT {
                 TestEngine.queue("default", 2).withPollInterval(Duration.ofSeconds(30)));
         await().atMost(WAIT).until(engine::listening);
         long id = submit("weir.noop", "{}", 25);
+        tx.inNewTransaction(sql -> {
+            JobStore.announce(sql, List.of("default"));
+            return null;
+        });
         // The poll fallback is 30 s away: only the NOTIFY can make this quick.
         await().atMost(Duration.ofSeconds(5)).until(() -> job(id).state() == JobState.COMPLETED);
     }

@@ -1,5 +1,6 @@
 package dev.weir.testing;
 
+import dev.weir.store.ConnectionSql;
 import dev.weir.store.Sql;
 import dev.weir.store.Transactor;
 import java.sql.Connection;
@@ -21,7 +22,7 @@ public final class JdbcTransactor implements Transactor {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                T result = work.apply(new JdbcSql(c));
+                T result = work.apply(new ConnectionSql(c));
                 c.commit();
                 return result;
             } catch (RuntimeException | Error e) {

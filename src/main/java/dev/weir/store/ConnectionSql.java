@@ -1,6 +1,5 @@
-package dev.weir.testing;
+package dev.weir.store;
 
-import dev.weir.store.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,16 +10,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@link Sql} over one JDBC connection, for tests that run Weir's statements against a real PostgreSQL without a
- * container. Rewrites the JPA-style {@code ?N} parameters to JDBC's {@code ?}, repeating values as needed.
+ * {@link Sql} over one plain JDBC connection: for the few statements Weir runs outside EclipseLink (announcing new
+ * jobs after a commit) and for tests that run Weir's statements without a container. Rewrites the JPA-style
+ * {@code ?N} parameters to JDBC's {@code ?}, repeating values as needed.
  */
-public final class JdbcSql implements Sql {
+public final class ConnectionSql implements Sql {
 
     private static final Pattern PARAM = Pattern.compile("\\?(\\d+)");
 
     private final Connection connection;
 
-    public JdbcSql(Connection connection) {
+    public ConnectionSql(Connection connection) {
         this.connection = connection;
     }
 
