@@ -33,7 +33,7 @@ CREATE INDEX jobs_waiting ON weir.jobs (run_at) WHERE state IN ('scheduled', 're
 -- The rescuer: running jobs by the instance that owns them.
 CREATE INDEX jobs_running ON weir.jobs (owner) WHERE state = 'running';
 
--- Retention clean-up. There is deliberately no index on (queue, state): with fresh statistics after a burst of
+-- Retention clean-up. There is deliberately no index on (queue, state): with statistics lagging behind a burst of
 -- inserts the planner took it for the claim, fetched every available job of the queue and sorted them (16 ms
 -- instead of a fraction of one), where jobs_available hands them over already in claim order.
 CREATE INDEX jobs_finalized ON weir.jobs (finalized_at) WHERE finalized_at IS NOT NULL;

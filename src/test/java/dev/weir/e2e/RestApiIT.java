@@ -38,6 +38,13 @@ class RestApiIT {
     }
 
     @Test
+    void aJobStartsAtOnceOnAQueueThatPollsRarely() {
+        // The emails queue polls every 30 s on the test server: only the wake-up after the commit can be this quick.
+        long id = submit("{\"kind\": \"weir.noop\", \"queue\": \"emails\"}");
+        await().atMost(Duration.ofSeconds(10)).until(() -> job(id).getString("state").equals("completed"));
+    }
+
+    @Test
     void aFailingJobRetriesAndKeepsItsErrorHistory() {
         long id = submit("{\"kind\": \"weir.fail\", \"args\": {\"times\": 1}}");
         JsonObject done = awaitState(id, "completed");

@@ -1,0 +1,31 @@
+# Weir on the official Open Liberty image.
+#
+# The image is assembled from the build's output, so build first:
+#   ./mvnw package
+#   docker build -t weir .
+# (./mvnw package writes target/weir.war and copies the PostgreSQL driver to
+# target/liberty/wlp/usr/servers/weir/jdbc/.)
+FROM icr.io/appcafe/open-liberty:kernel-slim-java17-openj9-ubi-minimal
+
+# Server configuration first (server.xml, bootstrap.properties, jvm.options), so that features.sh can install
+# the features server.xml lists. These layers change rarely and stay cached.
+COPY --chown=1001:0 server-config/ /config/
+RUN features.sh
+
+# The PostgreSQL driver, for server.xml's "postgresql" library (${server.config.dir}/jdbc), then the application.
+COPY --chown=1001:0 target/liberty/wlp/usr/servers/weir/jdbc/ /config/jdbc/
+COPY --chown=1001:0 target/weir.war /config/apps/
+
+RUN configure.sh
+
+# Everything that differs per environment comes from environment variables at run time; the image holds no
+# password. Give at least the database:
+#   WEIR_DB_URL        JDBC URL, e.g. jdbc:postgresql://db:5432/app. Unset: an embedded PostgreSQL starts inside
+#                      the container, for trying Weir out only (its data goes with the container).
+#   WEIR_DB_USER       database user (default postgres); it must be allowed to create the schema "weir"
+#   WEIR_DB_PASSWORD   database password (default empty); pass it from a secret, not on a command line
+#   WEIR_DB_POOL_SIZE  most connections of the jdbc/weir pool (default 40)
+#   HTTP_PORT, HTTPS_PORT   9080 and 9443 unless set (change EXPOSE and the port mapping to match)
+#   WEIR_QUEUES, WEIR_QUEUE_<NAME>_MAX_WORKERS, ...   Weir's settings, see docs/configuration.md
+# The REST API has no authentication yet: do not publish the port beyond a trusted network.
+EXPOSE 9080 9443

@@ -1,0 +1,101 @@
+package dev.weir.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The runnable jar, started with configurations the shared test server does not have. */
+class RunnableJarIT {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private static JsonObject getJson(ServerProcess s, String path) throws Exception {
+        String body = HTTP.send(HttpRequest.newBuilder(URI.create(s.base() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        try (JsonReader r = Json.createReader(new StringReader(body))) {
+            return r.readObject();
+        }
+    }
+
+    private static void post(ServerProcess s, String path, String json) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(s.base() + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, r.statusCode(), r.body());
+    }
+
+    private static JsonObject queuesData(ServerProcess s) throws Exception {
+        for (JsonValue c : getJson(s, "/health/ready").getJsonArray("checks")) {
+            if (c.asJsonObject().getString("name").equals("weir-queues")) {
+                return c.asJsonObject().getJsonObject("data");
+            }
+        }
+        throw new AssertionError("no weir-queues check");
+    }
+
+    @Test
+    void invalidConfigurationStopsTheDeploymentNamingTheKey() throws Exception {
+        try (ServerProcess s = ServerProcess.start(9380, Map.of("WEIR_QUEUES", "emails",
+                "WEIR_QUEUE_EMAILS_WEIGHT", "0"))) {
+            await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> s.log().contains("INVALID_WEIGHT: weir.queue.emails.weight = 0 (must be ≥ 1)"));
+            // The server itself comes up and answers; Weir's application does not, and readiness says so.
+            await().atMost(Duration.ofSeconds(60)).until(() -> s.status("/health/ready") == 503);
+            assertEquals(404, s.status("/api/queues"), "the application did not start");
+        }
+    }
+
+    @Test
+    void weightedModeSplitsTheBudgetAndReportsIt() throws Exception {
+        try (ServerProcess s = ServerProcess.start(9390, Map.of(
+                "WEIR_QUEUES", "light,heavy",
+                "WEIR_GLOBAL_MAX_WORKERS", "12",
+                "WEIR_QUEUE_LIGHT_MIN_WORKERS", "1",
+                "WEIR_QUEUE_HEAVY_WEIGHT", "3",
+                "WEIR_DIAGNOSTICS_ENABLED", "true"))) {
+            await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> s.status("/health/ready") == 200);
+            JsonObject data = queuesData(s);
+            assertEquals("weighted", data.getString("light.mode"));
+            assertEquals(1, data.getInt("light.min-workers"));
+            assertEquals(3, data.getInt("heavy.weight"));
+            assertEquals(0, data.getInt("heavy.overflow-held"));
+            JsonObject capacity = getJson(s, "/api/queues/heavy").getJsonObject("capacity");
+            assertEquals("weighted", capacity.getString("mode"));
+            assertEquals(0, capacity.getInt("minWorkers"));
+            assertEquals(3, capacity.getInt("weight"));
+
+            String batch = "[" + "{\"kind\": \"weir.sleep\", \"args\": {\"ms\": 300}, \"queue\": \"light\"},".repeat(199)
+                    + "{\"kind\": \"weir.sleep\", \"args\": {\"ms\": 300}, \"queue\": \"light\"}]";
+            post(s, "/api/jobs/batch", batch);
+            post(s, "/api/jobs/batch", batch.replace("\"light\"", "\"heavy\""));
+            await().atMost(Duration.ofSeconds(30)).until(() -> queuesData(s).getInt("heavy.in-flight") >= 7);
+            long light = 0;
+            long heavy = 0;
+            for (int i = 0; i < 20; i++) {
+                JsonObject d = queuesData(s);
+                int l = d.getInt("light.in-flight");
+                int h = d.getInt("heavy.in-flight");
+                assertTrue(l + h <= 12, "in flight " + l + " + " + h + " exceeds the global budget of 12");
+                assertTrue(d.getInt("light.overflow-held") + d.getInt("heavy.overflow-held") <= 11);
+                light += l;
+                heavy += h;
+                Thread.sleep(100);
+            }
+            assertTrue(heavy > 2 * light, "weight 3 against 1 (plus one guaranteed): heavy " + heavy + ", light " + light);
+        }
+    }
+}
