@@ -84,14 +84,8 @@ class WeightedEngineIT {
                 "state IN ('available', 'retryable', 'scheduled')");
     }
 
-    private long count(String where) {
-        try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT count(*) FROM weir.jobs WHERE " + where)) {
-            rs.next();
-            return rs.getLong(1);
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
+    private static long count(String where) {
+        return TestDatabase.countJobs(where);
     }
 
     @Test

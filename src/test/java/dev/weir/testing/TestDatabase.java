@@ -38,6 +38,17 @@ public final class TestDatabase implements BeforeEachCallback {
         return postgres.getPostgresDatabase();
     }
 
+    /** How many rows of weir.jobs match {@code where} (an SQL condition written by the test). */
+    public static long countJobs(String where) {
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM weir.jobs WHERE " + where)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void beforeEach(ExtensionContext context) throws SQLException {
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
