@@ -82,6 +82,11 @@ measure() {
                     round(extract(epoch FROM max(finalized_at) - min(attempted_at))::numeric, 2),
                     round(count(*) / extract(epoch FROM max(finalized_at) - min(attempted_at))::numeric))
       FROM weir.jobs WHERE id >= $first"
+    # Jobs claimed together share attempted_at (the claim transaction's time): the mean claim batch.
+    psql -d weir_bench -qAtc "
+      SELECT format('$mode round $round: %s jobs per claim, %s per outcome batch', round(count(*)::numeric / count(DISTINCT attempted_at), 1),
+                    round(count(*)::numeric / count(DISTINCT finalized_at), 1))
+      FROM weir.jobs WHERE id >= $first"
   done
   stop_server
 }

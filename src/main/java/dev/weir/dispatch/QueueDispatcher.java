@@ -8,7 +8,9 @@ import dev.weir.store.ClaimedJob;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.ThreadFactory;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -20,7 +22,8 @@ import java.util.logging.Logger;
  *
  * <p>One poll, in this order (DESIGN §3.2):
  * <ol>
- * <li>take permits without blocking;</li>
+ * <li>take permits without blocking (when only a few are free while the queue's other jobs are finishing, look
+ * again for at most {@link #GATHER}: their permits are about to come back together);</li>
  * <li>keep at most as many permits as the rate limit has tokens;</li>
  * <li>claim at most as many jobs as permits held, in one statement;</li>
  * <li>give back the permits (and tokens) the database could not use;</li>
@@ -33,6 +36,9 @@ final class QueueDispatcher {
 
     private static final Logger LOG = Logger.getLogger(QueueDispatcher.class.getName());
     private static final Duration MAX_ERROR_WAIT = Duration.ofSeconds(10);
+    /** The longest a poll waits for permits that are about to come back. */
+    static final Duration GATHER = Duration.ofMillis(1);
+    private static final Duration GATHER_STEP = Duration.ofNanos(100_000);
 
     private final QueueSettings settings;
     private final QueueCapacity capacity;
@@ -125,11 +131,12 @@ final class QueueDispatcher {
     Duration pollOnce() {
         // 1. Permits first: a job becomes running only against a permit already held.
         starved = true;
-        List<Permit> held = capacity.tryAcquire(batchSize);
+        List<Permit> held = new ArrayList<>(capacity.tryAcquire(batchSize));
         if (held.isEmpty()) {
             return settings.pollInterval();
         }
         starved = false;
+        gather(held);
         // 2. The rate limit: keep at most as many permits as there are tokens.
         int tokens = bucket == null ? held.size() : bucket.tryTake(held.size());
         for (int i = tokens; i < held.size(); i++) {
@@ -173,6 +180,22 @@ final class QueueDispatcher {
             return settings.pollInterval();
         }
         return rateLimited ? tokenInterval() : Duration.ZERO;
+    }
+
+    /**
+     * Step 1, continued: when only a few permits are free while this queue's other attempts are still running, their
+     * permits are about to come back (the completer returns a batch at once): wait for them a moment, at most
+     * {@link #GATHER}, so that one full claim replaces several small ones. An idle queue never waits here.
+     */
+    private void gather(List<Permit> held) {
+        if (held.size() * 2 >= batchSize) {
+            return;
+        }
+        long until = System.nanoTime() + GATHER.toNanos();
+        while (held.size() < batchSize && capacity.inFlight() > held.size() && System.nanoTime() - until < 0) {
+            LockSupport.parkNanos(GATHER_STEP.toNanos());
+            held.addAll(capacity.tryAcquire(batchSize - held.size()));
+        }
     }
 
     /** How long one token of the rate limit takes to come. */
