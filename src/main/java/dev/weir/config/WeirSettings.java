@@ -1,9 +1,7 @@
 package dev.weir.config;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -40,11 +38,5 @@ public record WeirSettings(
 
     public Optional<QueueSettings> queue(String name) {
         return queues.stream().filter(q -> q.name().equals(name)).findFirst();
-    }
-
-    public Map<String, QueueSettings> queuesByName() {
-        Map<String, QueueSettings> byName = new LinkedHashMap<>();
-        queues.forEach(q -> byName.put(q.name(), q));
-        return byName;
     }
 }

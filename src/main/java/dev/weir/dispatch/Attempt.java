@@ -47,10 +47,6 @@ final class Attempt implements JobContext<Object> {
         return settled.compareAndSet(false, true);
     }
 
-    boolean isSettled() {
-        return settled.get();
-    }
-
     void setArgs(Object args) {
         this.args = args;
     }

@@ -43,7 +43,6 @@ final class Completer {
     private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean stopping;
-    private volatile Runnable afterBatch = () -> { };
 
     Completer(Transactor transactor, IntSupplier running, ThreadFactory threads) {
         this.transactor = transactor;
@@ -59,15 +58,6 @@ final class Completer {
     /** Queues an outcome; the caller must have won {@link Attempt#settle()}. */
     void submit(Attempt attempt, Finish finish) {
         pending.add(new Settled(attempt, finish));
-    }
-
-    /** Runs after every written batch (tests and metrics hook in here). */
-    void afterBatch(Runnable hook) {
-        this.afterBatch = hook;
-    }
-
-    int backlog() {
-        return pending.size();
     }
 
     /** Writes what is queued, then stops; waits at most {@code timeout}. */
@@ -106,7 +96,6 @@ final class Completer {
                 write(batch);
                 batch.clear();
                 retryWaitMs = 50;
-                afterBatch.run();
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {

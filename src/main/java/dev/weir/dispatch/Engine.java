@@ -193,17 +193,6 @@ public final class Engine {
         dispatchers.values().forEach(QueueDispatcher::wake);
     }
 
-    /** Asks a running attempt on this instance to stop; true if it runs here. */
-    public boolean cancelLocal(long jobId) {
-        for (Attempt a : runner.inFlight()) {
-            if (a.id() == jobId) {
-                a.cancel();
-                return true;
-            }
-        }
-        return false;
-    }
-
     public String instance() {
         return instance;
     }
@@ -242,15 +231,5 @@ public final class Engine {
             JobStore.probe(sql);
             return null;
         });
-    }
-
-    /** For tests: runs after every batch of outcomes the completer writes. */
-    void afterCompletionBatch(Runnable hook) {
-        completer.afterBatch(hook);
-    }
-
-    /** For tests: attempts in flight per queue. */
-    Map<String, Long> inFlightByQueue() {
-        return runner.inFlightByQueue();
     }
 }

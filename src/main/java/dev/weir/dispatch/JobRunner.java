@@ -3,7 +3,6 @@ package dev.weir.dispatch;
 import dev.weir.api.JobHandler;
 import dev.weir.api.Outcome;
 import dev.weir.store.Finish;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -115,12 +114,5 @@ final class JobRunner {
     private static String firstLine(String text) {
         int nl = text.indexOf('\n');
         return nl < 0 ? text : text.substring(0, nl);
-    }
-
-    /** For tests: how many attempts per queue are in flight. */
-    Map<String, Long> inFlightByQueue() {
-        Map<String, Long> counts = new java.util.TreeMap<>();
-        inFlight.forEach(a -> counts.merge(a.queue(), 1L, Long::sum));
-        return counts;
     }
 }
