@@ -21,10 +21,11 @@ import java.util.logging.Logger;
  * and one commit. While other attempts of this instance are still running it lingers a little (at most
  * {@link #LINGER}) for their outcomes, so that jobs claimed together are recorded — and their permits come back —
  * together, and the next claim is a full batch again; with nothing else running it writes at once, so an idle
- * queue pays no delay. A permit is
- * released only after its outcome is committed (DESIGN invariant 1), so the running rows never outnumber the
- * permits held. If the database fails, the batch is retried with back-off and its permits stay held: a
- * dispatcher could not claim anything meanwhile anyway.
+ * queue pays no delay.
+ *
+ * <p>A permit is released only after its outcome is committed (DESIGN invariant 1), so the running rows never
+ * outnumber the permits held. If the database fails, the batch is retried with back-off and its permits stay held:
+ * a dispatcher could not claim anything meanwhile anyway.
  */
 final class Completer {
 

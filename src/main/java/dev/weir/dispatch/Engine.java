@@ -128,7 +128,8 @@ public final class Engine {
         draining = true;
         // Keep the end of the drain for writing hand-backs: the server closes its connection pools soon after a stop
         // begins (Liberty: about 30 s), and a hand-back that cannot be written waits for the rescuer instead.
-        Duration reserve = timeout.dividedBy(5).compareTo(HANDBACK_RESERVE) < 0 ? timeout.dividedBy(5) : HANDBACK_RESERVE;
+        Duration fifth = timeout.dividedBy(5);
+        Duration reserve = fifth.compareTo(HANDBACK_RESERVE) < 0 ? fifth : HANDBACK_RESERVE;
         long deadline = System.nanoTime() + timeout.minus(reserve).toNanos();
         LOG.info(() -> "Weir: instance " + instance + " draining " + runner.inFlight().size()
                 + " running jobs (at most " + timeout + ")");

@@ -150,7 +150,8 @@ final class QueueDispatcher {
         // 3. Claim at most one job per permit.
         List<ClaimedJob> jobs;
         try {
-            jobs = transactor.inNewTransaction(sql -> JobStore.claim(sql, queue(), permits.size(), instance, settings.deadline().toMillis()));
+            long deadlineMs = settings.deadline().toMillis();
+            jobs = transactor.inNewTransaction(sql -> JobStore.claim(sql, queue(), permits.size(), instance, deadlineMs));
         } catch (RuntimeException e) {
             permits.forEach(Permit::release);
             if (bucket != null) {

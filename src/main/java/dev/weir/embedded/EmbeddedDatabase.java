@@ -17,8 +17,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * Starts a PostgreSQL server inside Weir's process when no database is configured, so that the first run needs
  * no setup. It listens on 127.0.0.1 at {@code WEIR_EMBEDDED_DB_PORT} (default 19080; a second instance on the
- * same machine sets its own, or both share a database through {@code WEIR_DB_URL}) and keeps its data in {@code weir-pgdata} under the server's output
- * folder (or {@code weir.embedded.data-dir}). With {@code WEIR_DB_URL} set it does nothing.
+ * same machine sets its own, or both share a database through {@code WEIR_DB_URL}) and keeps its data in
+ * {@code weir-pgdata} under the server's output folder (or {@code weir.embedded.data-dir}). With {@code WEIR_DB_URL} set it does nothing.
  *
  * <p>The data source in server.xml falls back to the same address; this bean starts before any bean that
  * touches the database ({@code @DependsOn} in the runtime) and stops after them.

@@ -6,6 +6,11 @@ import dev.weir.api.JobOptions;
 import dev.weir.api.UnknownQueueException;
 import dev.weir.config.WeirSettings;
 import dev.weir.store.NewJob;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -65,13 +70,13 @@ public final class Submissions {
         if (json == null) {
             return null;
         }
-        jakarta.json.JsonValue value;
-        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(json))) {
+        JsonValue value;
+        try (JsonReader reader = Json.createReader(new StringReader(json))) {
             value = reader.readValue();
-        } catch (jakarta.json.JsonException e) {
+        } catch (JsonException e) {
             throw new InvalidJobException("invalid_args", "args must be a JSON object: " + e.getMessage(), e);
         }
-        if (value.getValueType() != jakarta.json.JsonValue.ValueType.OBJECT) {
+        if (value.getValueType() != JsonValue.ValueType.OBJECT) {
             throw new InvalidJobException("invalid_args", "args must be a JSON object, not " + value.getValueType());
         }
         return json;
