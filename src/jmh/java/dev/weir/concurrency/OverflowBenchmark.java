@@ -33,6 +33,10 @@ import org.openjdk.jmh.infra.ThreadParams;
  * queues become starved, and every release also works out which starved queues to wake and calls the wake-up
  * listener, as in a busy server.
  *
+ * <p>The {@code *WholePool} variants ask, with one thread, for the whole pool, as a weighted-mode dispatcher does
+ * (its batch is {@code min-workers} plus the pool's size): the request is cut to the queue's share, the queue is
+ * starved, and every release works out the wake-ups and calls the listener, without any lock contention.
+ *
  * <p>Two paths over the same pool: {@code allocator*} calls {@link OverflowAllocator} directly (what the
  * {@code OverflowPool} EJB delegates to), one {@code tryAcquire} and one {@code release(queue, n)};
  * {@code weighted*} goes through {@link WeightedCapacity} as a dispatcher does (with {@code min-workers} 0, so every
@@ -162,6 +166,26 @@ public class OverflowBenchmark {
     @Threads(8)
     public int weighted8(Poller poller) {
         return weightedAcquireRelease(poller);
+    }
+
+    /** {@link OverflowAllocator} acquire of the whole pool (cut to the share) + release, one thread. */
+    @Benchmark
+    @Threads(1)
+    public int allocator1WholePool(Pool pool, Poller poller) {
+        int granted = pool.allocator.tryAcquire(poller.queue, CAPACITY);
+        pool.allocator.release(poller.queue, granted);
+        return granted;
+    }
+
+    /** {@link WeightedCapacity} acquire of the whole pool (cut to the share) + release of each permit, one thread. */
+    @Benchmark
+    @Threads(1)
+    public int weighted1WholePool(Poller poller) {
+        List<Permit> permits = poller.capacity.tryAcquire(CAPACITY);
+        for (Permit permit : permits) {
+            permit.release();
+        }
+        return permits.size();
     }
 
     private static int allocatorAcquireRelease(Pool pool, Poller poller) {
