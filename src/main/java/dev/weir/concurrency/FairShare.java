@@ -19,6 +19,13 @@ import java.util.Map;
  * pool as its share (work-conserving). A queue that holds more than its share (it was alone when it took them)
  * is granted nothing until its releases bring it below its share; nothing is ever taken back from it.
  *
+ * <p><b>Renewal.</b> A queue may keep permits of finished jobs for its next ones without giving them back
+ * ({@link #renewable}): as many as fit in its share. Because shares are rounded up, two incumbents could then keep
+ * the rounding remainder for ever (11 permits, weights 1 and 3: shares 3 and 9, while only 2 + 9 or 3 + 8 fit).
+ * So while another contending queue waits below its share, a renewing queue keeps only its share rounded
+ * <em>down</em>, {@code floor(capacity × weight(q) / Σ weight(contending))}, and the remainder goes round the
+ * waiting queues in turn: over time each queue gets its exact weighted part.
+ *
  * <p>All arithmetic is on {@code long}, so {@code capacity × weight} cannot overflow.
  */
 public final class FairShare {
@@ -74,14 +81,7 @@ public final class FairShare {
      * @throws IllegalArgumentException if {@code queue} has no standing
      */
     public static int shareOf(int capacity, Map<String, Standing> standings, String queue) {
-        Standing own = standingOf(standings, queue);
-        long contendingWeight = own.weight();
-        for (Map.Entry<String, Standing> e : standings.entrySet()) {
-            if (!e.getKey().equals(queue) && e.getValue().contends()) {
-                contendingWeight += e.getValue().weight();
-            }
-        }
-        return fairShare(capacity, own.weight(), contendingWeight);
+        return fairShare(capacity, standingOf(standings, queue).weight(), contendingWeight(standings, queue));
     }
 
     /**
@@ -112,6 +112,38 @@ public final class FairShare {
         long free = capacity - totalHeld;
         long headroom = (long) shareOf(capacity, standings, queue) - own.held();
         return (int) Math.max(0, Math.min(wanted, Math.min(free, headroom)));
+    }
+
+    /**
+     * Of {@code n} permits {@code queue} holds and would use again at once, how many it may keep:
+     * {@code max(0, min(n, share − (held − n)))}, where {@code share} is its fair share rounded up, or rounded down
+     * while {@code othersWaiting} (another contending queue wants more and holds less than its own share). Pure.
+     *
+     * @throws IllegalArgumentException if {@code queue} has no standing or {@code n} is not within {@code 0..held}
+     */
+    public static int renewable(int capacity, Map<String, Standing> standings, String queue, int n,
+            boolean othersWaiting) {
+        Standing own = standingOf(standings, queue);
+        if (n < 0 || n > own.held()) {
+            throw new IllegalArgumentException("cannot renew " + n + " of " + own.held() + " permits held");
+        }
+        int share = shareOf(capacity, standings, queue);
+        if (othersWaiting) {
+            share = (int) (capacity * (long) own.weight() / contendingWeight(standings, queue));
+        }
+        long room = (long) share - (own.held() - n);
+        return (int) Math.max(0, Math.min(n, room));
+    }
+
+    /** The weight of every contending queue, {@code queue}'s own included whether or not it contends now. */
+    private static long contendingWeight(Map<String, Standing> standings, String queue) {
+        long total = standingOf(standings, queue).weight();
+        for (Map.Entry<String, Standing> e : standings.entrySet()) {
+            if (!e.getKey().equals(queue) && e.getValue().contends()) {
+                total += e.getValue().weight();
+            }
+        }
+        return total;
     }
 
     private static Standing standingOf(Map<String, Standing> standings, String queue) {

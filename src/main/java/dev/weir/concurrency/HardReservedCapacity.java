@@ -38,6 +38,12 @@ public final class HardReservedCapacity implements QueueCapacity {
         return granted;
     }
 
+    /** Hard-reserved permits belong to the queue: it may keep them all. */
+    @Override
+    public List<Permit> renewable(List<Permit> held) {
+        return held;
+    }
+
     private void giveBack() {
         permits.release();
         for (Runnable listener : releaseListeners) {

@@ -53,6 +53,11 @@ public class OverflowPool implements SharedOverflow {
     }
 
     @Override
+    public int renewable(String queue, int n) {
+        return allocator.renewable(queue, n);
+    }
+
+    @Override
     public void release(String queue, int n) {
         allocator.release(queue, n);
     }

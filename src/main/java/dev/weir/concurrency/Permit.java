@@ -54,6 +54,20 @@ public final class Permit {
         return true;
     }
 
+    /**
+     * Passes this permit's duty on to a new permit, for the next job of the same queue, without giving it back: the
+     * permit is then spent (a later {@link #release()} does nothing) and the returned one releases to the same place.
+     * The completer uses it when it claims the next job in the transaction that records this one's outcome.
+     *
+     * @throws IllegalStateException if the permit was already released or handed over
+     */
+    public Permit handOver() {
+        if (!released.compareAndSet(false, true)) {
+            throw new IllegalStateException("cannot hand over " + this + ": it was already given back");
+        }
+        return new Permit(queue, source, giveBack);
+    }
+
     public boolean isReleased() {
         return released.get();
     }

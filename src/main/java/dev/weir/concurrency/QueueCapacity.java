@@ -11,6 +11,13 @@ public interface QueueCapacity {
     /** Takes up to {@code wanted} permits at once (step 1 of a poll); the list may be shorter, or empty. */
     List<Permit> tryAcquire(int wanted);
 
+    /**
+     * Of the permits of finished attempts in {@code held}, the ones the queue may keep for its next jobs instead of
+     * giving them back, in the order they should be used: all of them, except overflow permits beyond the queue's
+     * fair share now (weighted mode), which must go back where other queues can have them. Changes nothing.
+     */
+    List<Permit> renewable(List<Permit> held);
+
     /** The queue found no job in its last poll: it stops counting as a contender (step 5 of a poll). */
     void clearDemand();
 

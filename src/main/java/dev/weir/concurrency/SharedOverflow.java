@@ -13,6 +13,12 @@ public interface SharedOverflow {
     /** Records that {@code queue} wants {@code wanted} permits and grants what its fair share allows now. */
     int tryAcquire(String queue, int wanted);
 
+    /**
+     * Of {@code n} permits {@code queue} holds and would use again at once, how many it may keep: those within its
+     * fair share now; the rest must be given back. Changes nothing.
+     */
+    int renewable(String queue, int n);
+
     /** Gives back {@code n} permits {@code queue} holds. */
     void release(String queue, int n);
 

@@ -59,6 +59,22 @@ public final class WeightedCapacity implements QueueCapacity {
         return granted;
     }
 
+    /**
+     * Local permits first, all of them; then as many overflow permits as the pool lets the queue keep within its
+     * fair share.
+     */
+    @Override
+    public List<Permit> renewable(List<Permit> held) {
+        List<Permit> local = new ArrayList<>(held.size());
+        List<Permit> borrowed = new ArrayList<>();
+        for (Permit p : held) {
+            (p.source() == Permit.Source.OVERFLOW ? borrowed : local).add(p);
+        }
+        int keep = borrowed.isEmpty() ? 0 : overflow.renewable(queue, borrowed.size());
+        local.addAll(borrowed.subList(0, keep));
+        return local;
+    }
+
     /** Takes as many local permits as are free, up to {@code wanted}, in one step. */
     private int takeLocal(int wanted) {
         int n = Math.min(wanted, local.availablePermits());

@@ -4,12 +4,16 @@ import dev.weir.store.Finish;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
 import java.time.Duration;
+import dev.weir.concurrency.Permit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,8 +27,14 @@ import java.util.logging.Logger;
  * together, and the next claim is a full batch again; with nothing else running it writes at once, so an idle
  * queue pays no delay.
  *
- * <p>A permit is released only after its outcome is committed (DESIGN invariant 1), so the running rows never
- * outnumber the permits held. If the database fails, the batch is retried with back-off and its permits stay held:
+ * <p><b>Renewal.</b> In the same transaction it claims the next jobs of the queues whose attempts it records, on
+ * the permits those attempts held ({@linkplain QueueDispatcher#renew renewal}): under load a worker's permit goes
+ * from one job to the next with one transaction in between instead of two, and without waking the dispatcher.
+ * (A second writer thread, to keep two transactions in flight, was measured slower: two half batches cost more than
+ * one full one on this path.)
+ *
+ * <p>A permit is released (or handed over to a next job) only after its outcome is committed (DESIGN invariant 1),
+ * so the running rows never outnumber the permits held. If the database fails, the batch is retried with back-off and its permits stay held:
  * a dispatcher could not claim anything meanwhile anyway.
  */
 final class Completer {
@@ -39,14 +49,18 @@ final class Completer {
     }
 
     private final Transactor transactor;
+    /** The dispatcher of each queue, for renewals; null for a queue this instance does not serve. */
+    private final Function<String, QueueDispatcher> dispatchers;
     /** Attempts of this instance still running (not yet settled): outcomes that may soon join a batch. */
     private final IntSupplier running;
     private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean stopping;
 
-    Completer(Transactor transactor, IntSupplier running, ThreadFactory threads) {
+    Completer(Transactor transactor, Function<String, QueueDispatcher> dispatchers, IntSupplier running,
+            ThreadFactory threads) {
         this.transactor = transactor;
+        this.dispatchers = dispatchers;
         this.running = running;
         this.thread = threads.newThread(this::run);
         this.thread.setName("weir-completer");
@@ -145,7 +159,22 @@ final class Completer {
         for (Settled s : batch) {
             finishes.add(s.finish());
         }
-        Set<Long> applied = transactor.inNewTransaction(sql -> JobStore.finish(sql, finishes));
+        List<QueueDispatcher.Renewal> renewals = renewals(batch);
+        Set<Long> applied;
+        try {
+            applied = transactor.inNewTransaction(sql -> {
+                Set<Long> done = JobStore.finish(sql, finishes);
+                for (QueueDispatcher.Renewal r : renewals) {
+                    r.claim(sql);
+                }
+                return done;
+            });
+        } catch (RuntimeException e) {
+            renewals.forEach(QueueDispatcher.Renewal::abandon);
+            throw e;
+        }
+        // Permits handed over to next jobs are spent: releasing them below does nothing.
+        renewals.forEach(QueueDispatcher.Renewal::committed);
         for (Settled s : batch) {
             Finish f = s.finish();
             if (applied.contains(f.id())) {
@@ -158,5 +187,23 @@ final class Completer {
             }
             s.attempt().permit().release();
         }
+    }
+
+    /** The renewals the dispatchers plan for the permits of this batch, queue by queue. */
+    private List<QueueDispatcher.Renewal> renewals(List<Settled> batch) {
+        Map<String, List<Permit>> byQueue = new LinkedHashMap<>();
+        for (Settled s : batch) {
+            Permit p = s.attempt().permit();
+            byQueue.computeIfAbsent(p.queue(), q -> new ArrayList<>()).add(p);
+        }
+        List<QueueDispatcher.Renewal> renewals = new ArrayList<>(byQueue.size());
+        byQueue.forEach((queue, permits) -> {
+            QueueDispatcher d = dispatchers.apply(queue);
+            QueueDispatcher.Renewal r = d == null ? null : d.renew(permits);
+            if (r != null) {
+                renewals.add(r);
+            }
+        });
+        return renewals;
     }
 }

@@ -60,7 +60,7 @@ public final class Engine {
         this.settings = parts.settings();
         this.transactor = parts.transactor();
         this.instance = instanceName();
-        this.completer = new Completer(transactor, this::running, parts.threads());
+        this.completer = new Completer(transactor, dispatchers::get, this::running, parts.threads());
         this.runner = new JobRunner(parts.handlers(), parts.codec(), parts.executor(), completer);
         this.maintenance = new Maintenance(settings, transactor, parts.sessionDataSource(), instance, this,
                 parts.threads());

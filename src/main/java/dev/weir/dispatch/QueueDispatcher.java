@@ -6,6 +6,7 @@ import dev.weir.concurrency.TokenBucket;
 import dev.weir.config.QueueSettings;
 import dev.weir.store.ClaimedJob;
 import dev.weir.store.JobStore;
+import dev.weir.store.Sql;
 import dev.weir.store.Transactor;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,13 @@ import java.util.logging.Logger;
  * <li>start each job with exactly one permit.</li>
  * </ol>
  * A full batch polls again at once: there may be more.
+ *
+ * <p><b>Renewal.</b> Under load the poll is mostly bypassed: when the completer records the outcomes of this
+ * queue's attempts, it claims the queue's next jobs in the same transaction, on the permits those attempts held
+ * ({@link #renew}). Each permit is handed over to a next job only after that transaction commits, so a job still
+ * becomes running only against a permit already held (invariant 1), and the permits it cannot use are released as
+ * usual. The rate limit and weighted fair share apply to renewals as to polls; a stopping dispatcher renews
+ * nothing.
  */
 final class QueueDispatcher {
 
@@ -150,8 +158,7 @@ final class QueueDispatcher {
         // 3. Claim at most one job per permit.
         List<ClaimedJob> jobs;
         try {
-            long deadlineMs = settings.deadline().toMillis();
-            jobs = transactor.inNewTransaction(sql -> JobStore.claim(sql, queue(), permits.size(), instance, deadlineMs));
+            jobs = transactor.inNewTransaction(sql -> claim(sql, permits.size()));
         } catch (RuntimeException e) {
             permits.forEach(Permit::release);
             if (bucket != null) {
@@ -172,15 +179,82 @@ final class QueueDispatcher {
             return settings.pollInterval();
         }
         // 6. One permit per job.
-        long now = System.nanoTime();
-        long deadline = settings.deadline().toNanos();
-        for (int i = 0; i < jobs.size(); i++) {
-            runner.start(new Attempt(jobs.get(i), permits.get(i), now + deadline));
-        }
+        start(jobs, permits);
         if (jobs.size() < permits.size()) {
             return settings.pollInterval();
         }
         return rateLimited ? tokenInterval() : Duration.ZERO;
+    }
+
+    private List<ClaimedJob> claim(Sql sql, int limit) {
+        return JobStore.claim(sql, queue(), limit, instance, settings.deadline().toMillis());
+    }
+
+    /** Starts each job on its permit. */
+    private void start(List<ClaimedJob> jobs, List<Permit> permits) {
+        long deadline = System.nanoTime() + settings.deadline().toNanos();
+        for (int i = 0; i < jobs.size(); i++) {
+            runner.start(new Attempt(jobs.get(i), permits.get(i), deadline));
+        }
+    }
+
+    /**
+     * Plans a renewal: of the permits of this queue's finished attempts (whose outcomes are about to be written),
+     * the ones that may carry the queue's next jobs — those the capacity lets it keep and the rate limit has tokens
+     * for. Null when there are none (or the dispatcher is stopping). Runs on the completer's thread before its
+     * transaction; the plan must then be either {@linkplain Renewal#claim claimed} and {@linkplain Renewal#committed
+     * committed}, or {@linkplain Renewal#abandon abandoned}.
+     */
+    Renewal renew(List<Permit> finished) {
+        if (stopping || finished.isEmpty()) {
+            return null;
+        }
+        List<Permit> keep = capacity.renewable(finished);
+        int tokens = bucket == null ? keep.size() : bucket.tryTake(keep.size());
+        if (tokens == 0) {
+            return null;
+        }
+        return new Renewal(keep.subList(0, tokens));
+    }
+
+    /** A claim for this queue inside the completer's transaction, on permits of attempts that transaction ends. */
+    final class Renewal {
+
+        private final List<Permit> permits;
+        private List<ClaimedJob> jobs = List.of();
+
+        private Renewal(List<Permit> permits) {
+            this.permits = permits;
+        }
+
+        /** Inside the completer's transaction: claims at most one job per permit. */
+        void claim(Sql sql) {
+            jobs = QueueDispatcher.this.claim(sql, permits.size());
+        }
+
+        /**
+         * After the commit: hands the first permits over to the claimed jobs and starts them, and refunds the tokens
+         * of the rest. The permits handed over are spent; the caller releases the others.
+         */
+        void committed() {
+            if (bucket != null) {
+                bucket.refund(permits.size() - jobs.size());
+            }
+            List<Permit> used = permits.subList(0, jobs.size());
+            List<Permit> next = new ArrayList<>(used.size());
+            for (Permit p : used) {
+                next.add(p.handOver());
+            }
+            start(jobs, next);
+        }
+
+        /** The transaction failed: nothing was claimed; the tokens go back, the permits stay with their attempts. */
+        void abandon() {
+            jobs = List.of();
+            if (bucket != null) {
+                bucket.refund(permits.size());
+            }
+        }
     }
 
     /**

@@ -85,7 +85,8 @@ class FairShareTest {
 
     /**
      * The same arithmetic through time, on {@link OverflowAllocator}. Steps: {@code a+5=3} queue a asks for 5 and
-     * is granted 3; {@code a-2} a gives back 2; {@code a!} a clears its demand.
+     * is granted 3; {@code a-2} a gives back 2; {@code a!} a clears its demand; {@code a~4=2} of 4 permits of
+     * finished jobs, a may renew 2 (renewal changes nothing by itself: the other 2 are given back by a later step).
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
@@ -100,6 +101,10 @@ class FairShareTest {
             "without the clear it still counts | 10 | a:1 b:1 | a+1=1 b+1=1 b-1 a+10=4",
             "a request of 0 clears demand | 10 | a:1 b:1 | a+1=1 b+1=1 b-1 b+0=0 a+10=9",
             "holding without demand still counts | 10 | a:1 b:1 | a+1=1 b+3=3 b! a+10=4",
+            "alone, a queue renews everything | 10 | a:1 b:1 | a+10=10 a~10=10 a~3=3",
+            "an incumbent above its share renews only down to it | 10 | a:1 b:1 | a+10=10 b+5=0 a~4=0 a~6=1",
+            "11 over weights 1 and 3: shares 3 and 9 do not both fit, so the remainder goes to whoever waits | 11 | "
+                    + "a:1 b:3 | a+3=3 b+11=8 a~3=2 a-1 b+11=1 a~2=2 a+1=0 b~9=8 b-1 a+1=1",
     })
     void scenarios(String why, int capacity, String weights, String steps) {
         Map<String, Integer> w = new LinkedHashMap<>();
@@ -108,7 +113,7 @@ class FairShareTest {
             w.put(kv[0], Integer.parseInt(kv[1]));
         }
         OverflowAllocator pool = new OverflowAllocator(capacity, w);
-        Pattern step = Pattern.compile("([a-z]+)([+!-])(\\d*)(?:=(\\d+))?");
+        Pattern step = Pattern.compile("([a-z]+)([+!~-])(\\d*)(?:=(\\d+))?");
         for (String s : steps.trim().split("\\s+")) {
             Matcher m = step.matcher(s);
             assertTrue(m.matches(), "bad step " + s);
@@ -117,10 +122,20 @@ class FairShareTest {
                 case "+" -> assertEquals(Integer.parseInt(m.group(4)), pool.tryAcquire(q, Integer.parseInt(m.group(3))),
                         why + ": step " + s);
                 case "-" -> pool.release(q, Integer.parseInt(m.group(3)));
+                case "~" -> assertEquals(Integer.parseInt(m.group(4)), pool.renewable(q, Integer.parseInt(m.group(3))),
+                        why + ": step " + s);
                 default -> pool.clearDemand(q);
             }
             assertTrue(pool.free() >= 0 && pool.free() <= capacity, why + ": free out of range after " + s);
         }
+    }
+
+    @Test
+    void renewingMoreThanIsHeldIsRefused() {
+        Map<String, Standing> standings = Map.of("a", new Standing(1, 2, 2));
+        assertThrows(IllegalArgumentException.class, () -> FairShare.renewable(10, standings, "a", 3, false));
+        assertThrows(IllegalArgumentException.class, () -> FairShare.renewable(10, standings, "a", -1, false));
+        assertEquals(2, FairShare.renewable(10, standings, "a", 2, false));
     }
 
     @Test

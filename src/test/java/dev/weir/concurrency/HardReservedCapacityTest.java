@@ -2,6 +2,8 @@ package dev.weir.concurrency;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -36,6 +38,28 @@ class HardReservedCapacityTest {
         assertEquals(1, released.get());
         assertEquals(0, c.inFlight());
         assertEquals(2, c.tryAcquire(5).size(), "capacity did not grow from the double release");
+    }
+
+    @Test
+    void aHandedOverPermitCarriesTheDutyToGiveBackExactlyOnce() {
+        HardReservedCapacity c = new HardReservedCapacity("q", 2);
+        AtomicInteger released = new AtomicInteger();
+        c.onRelease(released::incrementAndGet);
+        List<Permit> held = c.tryAcquire(2);
+        assertSame(held, c.renewable(held), "a queue keeps all its hard-reserved permits");
+
+        Permit next = held.get(0).handOver();
+        assertTrue(held.get(0).isReleased(), "the old permit is spent");
+        assertFalse(held.get(0).release(), "releasing a handed-over permit gives nothing back");
+        assertThrows(IllegalStateException.class, () -> held.get(0).handOver());
+        assertEquals(0, released.get());
+        assertEquals(2, c.inFlight(), "the next job holds it now");
+
+        assertEquals(Permit.Source.HARD_RESERVED, next.source());
+        assertTrue(next.release());
+        assertFalse(next.release());
+        assertEquals(1, released.get());
+        assertEquals(1, c.inFlight());
     }
 
     @Test

@@ -159,6 +159,66 @@ class OverflowAllocatorPropertyTest {
     }
 
     /**
+     * Every queue renews the permits of its finished jobs (keeping what {@link OverflowAllocator#renewable} allows,
+     * giving back the rest) and then asks for more, round after round. After as many rounds as there are permits,
+     * each queue holds between its fair share rounded down and rounded up, and the pool is fully used: renewal lets
+     * no incumbent keep more than its share, nor keep a waiting queue below its share rounded down.
+     */
+    @Test
+    void holdingsConvergeToFairSharesUnderRenewal() {
+        forEachCase("holdingsConvergeToFairSharesUnderRenewal", 1_000, (random, trace) -> {
+            int capacity = between(random, 1, 30);
+            List<Integer> weights = weights(random, 2, 4);
+            int headStart = between(random, 0, 30);
+            Random shuffler = new Random(random.nextLong());
+            trace.setCase("capacity=" + capacity + " weights=" + weights + " headStart=" + headStart);
+
+            Model model = new Model(capacity, weights);
+            OverflowAllocator pool = model.pool();
+            trace.setStep("head start");
+            model.held[0] = pool.tryAcquire(name(0), Math.min(headStart, capacity));
+            model.demand[0] = Math.min(headStart, capacity);
+
+            List<Integer> order = new ArrayList<>();
+            for (int q = 0; q < weights.size(); q++) {
+                order.add(q);
+            }
+            long totalWeight = weights.stream().mapToLong(Integer::longValue).sum();
+            for (int round = 0; round <= 2 * capacity + 4; round++) {
+                Collections.shuffle(order, shuffler);
+                for (int q : order) {
+                    trace.setStep("round " + round + " (order " + order + "), " + name(q) + " renews");
+                    int keep = pool.renewable(name(q), model.held[q]);
+                    assertTrue(keep >= 0 && keep <= model.held[q]);
+                    pool.release(name(q), model.held[q] - keep);
+                    model.held[q] = keep;
+                }
+                Collections.shuffle(order, shuffler);
+                for (int q : order) {
+                    trace.setStep("round " + round + " (order " + order + "), " + name(q) + " asks");
+                    model.held[q] += pool.tryAcquire(name(q), capacity);
+                    model.demand[q] = capacity;
+                }
+                model.assertMatches(pool, "after round " + round);
+                if (round > capacity + 2) {
+                    assertEquals(0, pool.free(), "every queue wants more, so nothing stays free");
+                    for (int q = 0; q < weights.size(); q++) {
+                        long floor = capacity * (long) weights.get(q) / totalWeight;
+                        int held = model.held[q];
+                        int ceil = model.shareIfContending(q);
+                        String name = name(q);
+                        int r = round;
+                        assertTrue(held >= floor && held <= ceil, () -> "round " + r + ": " + name + " holds " + held
+                                + ", outside its share rounded down (" + floor + ") and up (" + ceil + ")");
+                    }
+                }
+            }
+            model.releaseEverything(pool);
+            assertEquals(capacity, pool.free(), "no leak: every permit is back");
+        });
+    }
+
+    /**
      * Real threads, one per queue, each acquiring, releasing and clearing at random against one pool. The seed
      * fixes each thread's operations, not how the threads interleave, so a replay may need a few runs.
      */

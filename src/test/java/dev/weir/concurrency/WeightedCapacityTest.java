@@ -88,6 +88,22 @@ class WeightedCapacityTest {
     }
 
     @Test
+    void aQueueRenewsItsLocalPermitsAndTheOverflowWithinItsShare() {
+        List<Permit> held = a.tryAcquire(5); // 2 local + 3 overflow: a is alone, its share is the whole pool
+        assertEquals(held, a.renewable(held), "alone, a may keep everything");
+
+        WeightedCapacity b = new WeightedCapacity("b", 0, pool);
+        assertEquals(List.of(), b.tryAcquire(2), "nothing free; b now contends");
+        // a's share is now ceil(3 × 2 / 3) = 2: of its 3 overflow permits it may renew 2, and every local one.
+        List<Permit> renewable = a.renewable(held);
+        assertEquals(List.of(Permit.Source.LOCAL, Permit.Source.LOCAL, Permit.Source.OVERFLOW, Permit.Source.OVERFLOW),
+                sources(renewable));
+        // Renewing one overflow permit while keeping the other two is already over the share.
+        assertEquals(List.of(), a.renewable(held.subList(4, 5)));
+        assertEquals(3, pool.held("a"), "asking changes nothing");
+    }
+
+    @Test
     void reportCountsLocalAndOverflow() {
         assertEquals(new CapacityReport.Weighted(2, 2, 0, 0), a.report());
         List<Permit> permits = a.tryAcquire(5); // 2 local + 3 overflow: a is alone

@@ -214,6 +214,47 @@ class EngineIT {
     }
 
     @Test
+    void theNextJobIsClaimedInTheTransactionThatRecordsTheLast() {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            ids.add(submit("weir.noop", "{}", 25));
+        }
+        // One permit, and the poll 30 s away: after the first claim, only renewal can keep the queue moving quickly.
+        start(List.of(new DiagnosticHandlers.Noop()),
+                TestEngine.queue("default", 1).withPollInterval(Duration.ofSeconds(30)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> count("state = 'completed'") == 6);
+        for (int i = 1; i < ids.size(); i++) {
+            JobView previous = job(ids.get(i - 1));
+            JobView next = job(ids.get(i));
+            // now() is the transaction's start: equal times mean one transaction ended one job and claimed the next.
+            assertEquals(previous.finalizedAt(), next.attemptedAt(), "job " + next.id() + " was claimed when job "
+                    + previous.id() + " was recorded");
+        }
+    }
+
+    @Test
+    void aPausedQueueRenewsNothing() throws InterruptedException {
+        for (int i = 0; i < 40; i++) {
+            submit("weir.sleep", "{\"ms\":20}", 25);
+        }
+        // The jobs are there before the first poll, which is the dispatcher's only poll within 30 s.
+        Engine engine = start(List.of(new DiagnosticHandlers.Sleep()),
+                TestEngine.queue("default", 2).withPollInterval(Duration.ofSeconds(30)));
+        await().atMost(WAIT).until(() -> count("state = 'completed'") >= 4);
+        tx.inNewTransaction(sql -> {
+            JobStore.setPaused(sql, "default", true);
+            return null;
+        });
+        // What runs when the pause commits finishes; nothing more starts, though permits keep coming back.
+        await().atMost(WAIT).until(() -> count("state = 'running'") == 0
+                && engine.capacities().get("default").inFlight() == 0);
+        long done = count("state = 'completed'");
+        Thread.sleep(300); // a negative claim: give a wrongly renewed job the time of several 20 ms runs
+        assertEquals(done, count("state = 'completed'"));
+        assertEquals(40 - done, count("state = 'available'"));
+    }
+
+    @Test
     void higherPriorityRunsFirst() {
         List<Integer> order = new CopyOnWriteArrayList<>();
         for (int p : new int[] {4, 2, 3, 1}) {
