@@ -57,7 +57,11 @@ public final class SettingsReader {
         Duration shutdown = duration("weir.shutdown-timeout", WeirSettings.DEFAULT_SHUTDOWN_TIMEOUT,
                 "INVALID_SHUTDOWN_TIMEOUT", false);
         boolean diagnostics = bool("weir.diagnostics.enabled", false);
-        return new WeirSettings(queues, global, heartbeat, rescueAfter, shutdown, diagnostics);
+        Retention retention = new Retention(
+                retention("weir.retention.completed", Retention.DEFAULT_COMPLETED),
+                retention("weir.retention.cancelled", Retention.DEFAULT_CANCELLED),
+                retention("weir.retention.discarded", Retention.DEFAULT_DISCARDED));
+        return new WeirSettings(queues, global, heartbeat, rescueAfter, shutdown, diagnostics, retention);
     }
 
     private List<String> queueNames() {
@@ -138,6 +142,20 @@ public final class SettingsReader {
 
     private Duration positiveDuration(String key, Duration defaultValue, String code) {
         return duration(key, defaultValue, code, true);
+    }
+
+    /** A retention period: an ISO-8601 duration ≥ 0, or {@code never} (empty: keep for ever). */
+    private Optional<Duration> retention(String key, Duration defaultValue) {
+        Optional<String> raw = value(key);
+        if (raw.isPresent() && raw.get().strip().equalsIgnoreCase("never")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(duration(key, defaultValue, "INVALID_RETENTION", false));
+        } catch (InvalidConfigurationException e) {
+            throw new InvalidConfigurationException("INVALID_RETENTION",
+                    key + " = " + raw.orElse("") + " (must be an ISO-8601 duration ≥ 0 such as P7D, or never)");
+        }
     }
 
     private Duration duration(String key, Duration defaultValue, String code, boolean positive) {

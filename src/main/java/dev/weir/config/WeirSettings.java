@@ -15,6 +15,7 @@ import java.util.OptionalInt;
  * @param rescueAfter       an instance silent this long has its running jobs rescued
  * @param shutdownTimeout   drain time on stop
  * @param diagnostics       whether the built-in diagnostic job kinds are registered
+ * @param retention         how long finished jobs are kept
  */
 public record WeirSettings(
         List<QueueSettings> queues,
@@ -22,7 +23,8 @@ public record WeirSettings(
         Duration heartbeatInterval,
         Duration rescueAfter,
         Duration shutdownTimeout,
-        boolean diagnostics) {
+        boolean diagnostics,
+        Retention retention) {
 
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
     public static final Duration DEFAULT_RESCUE_AFTER = Duration.ofSeconds(60);
@@ -30,6 +32,18 @@ public record WeirSettings(
 
     public WeirSettings {
         queues = List.copyOf(queues);
+    }
+
+    /** Settings with the default {@link Retention}. */
+    public WeirSettings(List<QueueSettings> queues, OptionalInt globalMaxWorkers, Duration heartbeatInterval,
+            Duration rescueAfter, Duration shutdownTimeout, boolean diagnostics) {
+        this(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
+                Retention.defaults());
+    }
+
+    public WeirSettings withRetention(Retention newRetention) {
+        return new WeirSettings(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
+                newRetention);
     }
 
     public boolean weighted() {

@@ -1,6 +1,8 @@
 package dev.weir.dispatch;
 
+import dev.weir.config.Retention;
 import dev.weir.config.WeirSettings;
+import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
 import java.sql.Connection;
@@ -9,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -20,7 +23,9 @@ import javax.sql.DataSource;
  * <li>every instance: its heartbeat (every {@code heartbeat-interval}) and the deadline watchdog for its own
  * attempts;</li>
  * <li>the leader only: making due jobs available, rescuing the attempts of silent instances and attempts far
- * past their deadline, and forgetting long-dead instances.</li>
+ * past their deadline, forgetting long-dead instances, and deleting finished jobs past their retention (every
+ * {@link #RETENTION_EVERY}, at most {@link #RETENTION_BATCHES} batches of {@link #BATCH} per state, so a large
+ * backlog of old jobs goes over several runs and no run delays the heartbeat much).</li>
  * </ul>
  * The leader is whoever holds a session advisory lock, on a connection kept for that alone: if that connection
  * dies the lock goes with it and another instance takes over at its next tick.
@@ -29,6 +34,8 @@ final class Maintenance {
 
     static final Duration TICK = Duration.ofMillis(500);
     static final int BATCH = 1000;
+    static final Duration RETENTION_EVERY = Duration.ofSeconds(5);
+    static final int RETENTION_BATCHES = 10;
     private static final Logger LOG = Logger.getLogger(Maintenance.class.getName());
     /** An arbitrary constant naming Weir's leader lock among the database's advisory locks. */
     private static final long LEADER_LOCK = 0x5765697200000002L;
@@ -44,6 +51,7 @@ final class Maintenance {
     private Connection leaderConnection;
     private long nextHeartbeat;
     private long nextCleanup;
+    private long nextRetention;
 
     Maintenance(WeirSettings settings, Transactor transactor, DataSource sessionDataSource, String instance,
             Engine engine, ThreadFactory threads) {
@@ -128,6 +136,12 @@ final class Maintenance {
                             + rescued);
                 }
             });
+            safely("retention", () -> {
+                if (now - nextRetention >= 0) {
+                    retention();
+                    nextRetention = now + RETENTION_EVERY.toNanos();
+                }
+            });
             safely("instance clean-up", () -> {
                 if (now - nextCleanup >= 0) {
                     transactor.inNewTransaction(sql -> {
@@ -137,6 +151,33 @@ final class Maintenance {
                     nextCleanup = now + Duration.ofMinutes(10).toNanos();
                 }
             });
+        }
+    }
+
+    /** Deletes finished jobs past their retention period, state by state, in bounded batches. */
+    private void retention() {
+        Retention r = settings.retention();
+        deleteFinished(JobState.COMPLETED, r.completed());
+        deleteFinished(JobState.CANCELLED, r.cancelled());
+        deleteFinished(JobState.DISCARDED, r.discarded());
+    }
+
+    private void deleteFinished(JobState state, Optional<Duration> period) {
+        if (period.isEmpty()) {
+            return;
+        }
+        long olderThanMs = period.get().toMillis();
+        int total = 0;
+        for (int i = 0; i < RETENTION_BATCHES && !stopping; i++) {
+            int deleted = transactor.inNewTransaction(sql -> JobStore.deleteFinished(sql, state, olderThanMs, BATCH));
+            total += deleted;
+            if (deleted < BATCH) {
+                break;
+            }
+        }
+        if (total > 0) {
+            int n = total;
+            LOG.fine(() -> "Weir: retention deleted " + n + " " + state.dbName() + " jobs older than " + period.get());
         }
     }
 

@@ -113,6 +113,20 @@ public final class JobStore {
         return applied;
     }
 
+    /**
+     * Retention: deletes at most {@code limit} jobs in the terminal {@code state} that reached it more than
+     * {@code olderThanMs} ago, oldest first; returns how many.
+     *
+     * @throws IllegalArgumentException if {@code state} is not terminal
+     */
+    public static int deleteFinished(Sql sql, JobState state, long olderThanMs, int limit) {
+        if (!state.terminal()) {
+            throw new IllegalArgumentException("retention deletes only finished jobs, not " + state.dbName());
+        }
+        List<Object[]> rows = sql.query(Queries.JOB_DELETE_FINISHED, state.dbName(), olderThanMs, limit);
+        return rows.isEmpty() ? 0 : Rows.intAt(rows.get(0), 0);
+    }
+
     /** Makes due scheduled and retryable jobs available, at most {@code limit}; returns how many. */
     public static int promoteDue(Sql sql, int limit) {
         List<Object[]> rows = sql.query(Queries.JOB_PROMOTE_DUE, limit);

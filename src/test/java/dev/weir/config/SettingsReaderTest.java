@@ -67,6 +67,17 @@ class SettingsReaderTest {
         assertTrue(s.diagnostics());
     }
 
+    @Test
+    void retentionDefaultsAndOverrides() {
+        assertEquals(Retention.defaults(), read().retention());
+        assertEquals(Optional.of(Duration.ofDays(1)), read().retention().completed());
+        Retention r = read("weir.retention.completed", "PT0S", "weir.retention.cancelled", "P30D",
+                "weir.retention.discarded", " Never ").retention();
+        assertEquals(Optional.of(Duration.ZERO), r.completed(), "PT0S deletes finished jobs at the next run");
+        assertEquals(Optional.of(Duration.ofDays(30)), r.cancelled());
+        assertEquals(Optional.empty(), r.discarded(), "never keeps them");
+    }
+
     @ParameterizedTest(name = "{0} = {1} → {2}")
     @CsvSource(delimiter = '|', textBlock = """
             weir.queues                     | Emails     | INVALID_QUEUE_NAME
@@ -91,6 +102,9 @@ class SettingsReaderTest {
             weir.rescue-after               | PT20S      | RESCUE_TOO_SOON
             weir.shutdown-timeout           | -PT1S      | INVALID_SHUTDOWN_TIMEOUT
             weir.diagnostics.enabled        | yes        | INVALID_BOOLEAN
+            weir.retention.completed        | -PT1S      | INVALID_RETENTION
+            weir.retention.discarded        | a week     | INVALID_RETENTION
+            weir.retention.cancelled        | nevermore  | INVALID_RETENTION
             """)
     void invalidValuesStopWithKeyValueAndRule(String key, String value, String code) {
         InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> read(key, value));

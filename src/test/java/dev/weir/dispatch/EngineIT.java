@@ -9,6 +9,8 @@ import dev.weir.api.JobHandler;
 import dev.weir.api.JobKind;
 import dev.weir.api.Outcome;
 import dev.weir.config.QueueSettings;
+import dev.weir.config.Retention;
+import dev.weir.config.WeirSettings;
 import dev.weir.diagnostics.DiagnosticHandlers;
 import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
@@ -22,6 +24,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -252,6 +255,23 @@ class EngineIT {
         Thread.sleep(300); // a negative claim: give a wrongly renewed job the time of several 20 ms runs
         assertEquals(done, count("state = 'completed'"));
         assertEquals(40 - done, count("state = 'available'"));
+    }
+
+    @Test
+    void theLeaderDeletesFinishedJobsPastTheirRetention() {
+        for (int i = 0; i < 5; i++) {
+            submit("weir.noop", "{}", 1);
+            submit(ALWAYS_FAILS.name(), "{\"n\":1}", 1);
+        }
+        WeirSettings settings = TestEngine.settings(TestEngine.queue("default", 4))
+                .withRetention(new Retention(Optional.of(Duration.ZERO), Optional.empty(), Optional.empty()));
+        engines.add(TestEngine.start(settings, List.of(new DiagnosticHandlers.Noop(), handler(ALWAYS_FAILS, job -> {
+            throw new IllegalStateException("nope");
+        }))));
+        await().atMost(WAIT).until(() -> count("state = 'discarded'") == 5);
+        // Completed jobs go at the leader's next retention run; discarded ones are kept ("never").
+        await().atMost(WAIT).until(() -> count("true") == 5);
+        assertEquals(5, count("state = 'discarded'"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.weir.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.testing.JdbcTransactor;
@@ -8,6 +9,7 @@ import dev.weir.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -213,6 +215,33 @@ class JobStoreIT {
         update("UPDATE weir.jobs SET run_at = now() - interval '1 second' WHERE id = " + id);
         assertEquals(1, (int) tx.inNewTransaction(sql -> JobStore.promoteDue(sql, 100)));
         assertEquals("available", state(id));
+    }
+
+    @Test
+    void retentionDeletesOnlyOldJobsOfTheGivenStateOldestFirstAndAtMostTheLimit() {
+        List<Long> ids = insert(6, "k");
+        // 0–2 completed long ago (2 the oldest), 3 completed just now, 4 discarded long ago, 5 still available.
+        update("UPDATE weir.jobs SET state = 'completed', finalized_at = now() - interval '2 hours' - id * interval '1 second'"
+                + " WHERE id IN (" + ids.get(0) + "," + ids.get(1) + "," + ids.get(2) + ")");
+        update("UPDATE weir.jobs SET state = 'completed', finalized_at = now() WHERE id = " + ids.get(3));
+        update("UPDATE weir.jobs SET state = 'discarded', finalized_at = now() - interval '2 hours' WHERE id = "
+                + ids.get(4));
+        long hour = Duration.ofHours(1).toMillis();
+
+        assertEquals(2, (int) tx.inNewTransaction(sql -> JobStore.deleteFinished(sql, JobState.COMPLETED, hour, 2)));
+        assertEquals(List.of(ids.get(0), ids.get(3), ids.get(4), ids.get(5)), remaining(ids),
+                "the two oldest old completed jobs went, ids " + ids.get(2) + " and " + ids.get(1));
+        assertEquals(1, (int) tx.inNewTransaction(sql -> JobStore.deleteFinished(sql, JobState.COMPLETED, hour, 2)));
+        assertEquals(0, (int) tx.inNewTransaction(sql -> JobStore.deleteFinished(sql, JobState.COMPLETED, hour, 2)),
+                "the recent completed job stays");
+        assertEquals(1, (int) tx.inNewTransaction(sql -> JobStore.deleteFinished(sql, JobState.DISCARDED, hour, 10)));
+        assertEquals(List.of(ids.get(3), ids.get(5)), remaining(ids));
+        assertThrows(IllegalArgumentException.class,
+                () -> tx.inNewTransaction(sql -> JobStore.deleteFinished(sql, JobState.AVAILABLE, 0, 10)));
+    }
+
+    private List<Long> remaining(List<Long> ids) {
+        return ids.stream().filter(id -> tx.inNewTransaction(sql -> JobStore.get(sql, id)).isPresent()).toList();
     }
 
     @Test
