@@ -98,7 +98,9 @@ public final class SettingsReader {
         Duration deadline = positiveDuration(prefix + "deadline", QueueSettings.DEFAULT_DEADLINE, "INVALID_DEADLINE");
         Duration poll = positiveDuration(prefix + "poll-interval", QueueSettings.DEFAULT_POLL_INTERVAL,
                 "INVALID_POLL_INTERVAL");
-        return new QueueSettings(name, maxWorkers, minWorkers, weight, rate, burst, maxPending, deadline, poll);
+        Optional<Duration> aging = value(prefix + "priority-aging").isEmpty() ? Optional.empty()
+                : Optional.of(positiveDuration(prefix + "priority-aging", null, "INVALID_PRIORITY_AGING"));
+        return new QueueSettings(name, maxWorkers, minWorkers, weight, rate, burst, maxPending, deadline, poll, aging);
     }
 
     private int intAtLeast(String key, int defaultValue, int min, String code) {

@@ -1,5 +1,6 @@
 package dev.weir.dispatch;
 
+import dev.weir.config.QueueSettings;
 import dev.weir.config.Retention;
 import dev.weir.config.WeirSettings;
 import dev.weir.store.JobState;
@@ -136,6 +137,7 @@ final class Maintenance {
                             + rescued);
                 }
             });
+            safely("priority aging", this::age);
             safely("retention", () -> {
                 if (now - nextRetention >= 0) {
                     retention();
@@ -151,6 +153,28 @@ final class Maintenance {
                     nextCleanup = now + Duration.ofMinutes(10).toNanos();
                 }
             });
+        }
+    }
+
+    /**
+     * Priority aging, for the queues that have it: every tick, jobs waiting long enough move up one level, from
+     * level 2 to 4 (so a job moves at most one level per tick), at most {@link #BATCH} per level and queue.
+     */
+    private void age() {
+        for (QueueSettings q : settings.queues()) {
+            if (q.priorityAging().isEmpty()) {
+                continue;
+            }
+            long agingMs = q.priorityAging().get().toMillis();
+            int moved = 0;
+            for (int priority = 2; priority <= 4; priority++) {
+                int level = priority;
+                moved += transactor.inNewTransaction(sql -> JobStore.age(sql, q.name(), level, agingMs, BATCH));
+            }
+            if (moved > 0) {
+                int n = moved;
+                LOG.fine(() -> "Weir: priority aging moved " + n + " jobs of queue " + q.name() + " up a level");
+            }
         }
     }
 

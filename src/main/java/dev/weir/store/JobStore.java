@@ -114,6 +114,16 @@ public final class JobStore {
     }
 
     /**
+     * Priority aging: moves up one level the available jobs of {@code queue} at {@code priority} (2–4) that have
+     * waited {@code agingMs} for every level they have moved so far plus one; at most {@code limit}; returns how
+     * many moved.
+     */
+    public static int age(Sql sql, String queue, int priority, long agingMs, int limit) {
+        List<Object[]> rows = sql.query(Queries.JOB_AGE, queue, agingMs, priority, limit);
+        return rows.isEmpty() ? 0 : Rows.intAt(rows.get(0), 0);
+    }
+
+    /**
      * Retention: deletes at most {@code limit} jobs in the terminal {@code state} that reached it more than
      * {@code olderThanMs} ago, oldest first; returns how many.
      *

@@ -68,6 +68,13 @@ class SettingsReaderTest {
     }
 
     @Test
+    void priorityAgingIsOffUnlessSet() {
+        assertEquals(Optional.empty(), read().queues().get(0).priorityAging());
+        assertEquals(Optional.of(Duration.ofMinutes(2)),
+                read("weir.queue.default.priority-aging", "PT2M").queues().get(0).priorityAging());
+    }
+
+    @Test
     void retentionDefaultsAndOverrides() {
         assertEquals(Retention.defaults(), read().retention());
         assertEquals(Optional.of(Duration.ofDays(1)), read().retention().completed());
@@ -102,6 +109,8 @@ class SettingsReaderTest {
             weir.rescue-after               | PT20S      | RESCUE_TOO_SOON
             weir.shutdown-timeout           | -PT1S      | INVALID_SHUTDOWN_TIMEOUT
             weir.diagnostics.enabled        | yes        | INVALID_BOOLEAN
+            weir.queue.default.priority-aging | PT0S     | INVALID_PRIORITY_AGING
+            weir.queue.default.priority-aging | soon     | INVALID_PRIORITY_AGING
             weir.retention.completed        | -PT1S      | INVALID_RETENTION
             weir.retention.discarded        | a week     | INVALID_RETENTION
             weir.retention.cancelled        | nevermore  | INVALID_RETENTION

@@ -275,6 +275,56 @@ class EngineIT {
     }
 
     @Test
+    void agingLetsALowPriorityJobThroughASteadyHighPriorityLoad() throws Exception {
+        start(List.of(new DiagnosticHandlers.Sleep(), new DiagnosticHandlers.Noop()),
+                TestEngine.queue("strict", 1), TestEngine.queue("aging", 1).withPriorityAging(Duration.ofMillis(300)));
+        AtomicBoolean feeding = new AtomicBoolean(true);
+        Thread feeder = new Thread(() -> {
+            // Keeps a few priority-1 jobs waiting in both queues at every moment: without aging, a priority-4 job
+            // never reaches the head of either.
+            while (feeding.get()) {
+                for (String queue : List.of("strict", "aging")) {
+                    if (count("queue = '" + queue + "' AND state = 'available' AND priority = 1") < 4) {
+                        insert(queue, "weir.sleep", "{\"ms\":10}", 1, 4);
+                    }
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        feeder.start();
+        try {
+            await().atMost(WAIT).until(() -> count("state = 'completed' AND queue = 'aging'") >= 5
+                    && count("state = 'completed' AND queue = 'strict'") >= 5);
+            long strictLow = insert("strict", "weir.noop", "{}", 4, 1).get(0);
+            long agingLow = insert("aging", "weir.noop", "{}", 4, 1).get(0);
+            long started = System.nanoTime();
+            await().atMost(Duration.ofSeconds(15)).until(() -> job(agingLow).state() == JobState.COMPLETED);
+            long waitedMs = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(waitedMs >= 800, "it had to wait three periods to reach priority 1, not " + waitedMs + " ms");
+            assertTrue(count("queue = 'aging' AND state = 'available' AND priority = 1") > 0
+                    || count("queue = 'aging' AND state = 'running'") > 0, "the high-priority load was still there");
+            assertEquals(JobState.AVAILABLE, job(strictLow).state(),
+                    "without aging the same job in the same load is still waiting");
+            assertEquals(4, job(strictLow).priority());
+        } finally {
+            feeding.set(false);
+            feeder.join();
+        }
+    }
+
+    private List<Long> insert(String queue, String kind, String args, int priority, int copies) {
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < copies; i++) {
+            jobs.add(new NewJob(kind, queue, args, priority, 25, null));
+        }
+        return tx.inNewTransaction(sql -> JobStore.insert(sql, jobs)).stream().map(JobStore.Inserted::id).toList();
+    }
+
+    @Test
     void higherPriorityRunsFirst() {
         List<Integer> order = new CopyOnWriteArrayList<>();
         for (int p : new int[] {4, 2, 3, 1}) {

@@ -240,6 +240,44 @@ class JobStoreIT {
                 () -> tx.inNewTransaction(sql -> JobStore.deleteFinished(sql, JobState.AVAILABLE, 0, 10)));
     }
 
+    @Test
+    void agingMovesWaitingJobsUpOneLevelPerPeriodAndARetryStartsOver() {
+        long young = insertWithPriority(4);
+        long old = insertWithPriority(4);
+        long top = insertWithPriority(1);
+        update("UPDATE weir.jobs SET run_at = now() - interval '25 seconds' WHERE id IN (" + old + "," + top + ")");
+        long tenSeconds = Duration.ofSeconds(10).toMillis();
+        // One level per call and period waited: 25 s of waiting earn two levels at 10 s each, not three.
+        assertEquals(1, age(4, tenSeconds));
+        assertEquals(3, priority(old));
+        assertEquals(1, age(3, tenSeconds));
+        assertEquals(2, priority(old));
+        assertEquals(0, age(2, tenSeconds), "a third level needs 30 s of waiting");
+        assertEquals(4, priority(young), "a job that has not waited a period stays");
+        assertEquals(1, priority(top));
+
+        // A retry starts a new wait at the submitted priority.
+        List<ClaimedJob> claimed = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 3, "me", 60_000));
+        ClaimedJob job = claimed.stream().filter(c -> c.id() == old).findFirst().orElseThrow();
+        assertEquals(2, job.priority(), "aged jobs are claimed at their new priority");
+        tx.inNewTransaction(sql -> JobStore.finish(sql, List.of(new Finish(job.id(), job.lease(), JobState.AVAILABLE,
+                0, "try again", false))));
+        assertEquals(4, priority(old));
+    }
+
+    private long insertWithPriority(int priority) {
+        return tx.inNewTransaction(sql -> JobStore.insert(sql,
+                List.of(new NewJob("k", "default", "{}", priority, 25, null)))).get(0).id();
+    }
+
+    private int age(int priority, long agingMs) {
+        return tx.inNewTransaction(sql -> JobStore.age(sql, "default", priority, agingMs, 100));
+    }
+
+    private int priority(long id) {
+        return tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow().priority();
+    }
+
     private List<Long> remaining(List<Long> ids) {
         return ids.stream().filter(id -> tx.inNewTransaction(sql -> JobStore.get(sql, id)).isPresent()).toList();
     }

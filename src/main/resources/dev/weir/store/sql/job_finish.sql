@@ -30,6 +30,11 @@ finished AS (
                             ELSE j.run_at END,
         finalized_at = CASE WHEN o.state IN ('completed', 'discarded', 'cancelled') THEN now() END,
         attempt      = CASE WHEN o.refund THEN j.attempt - 1 ELSE j.attempt END,
+        -- A job that waits again starts a new wait: priority aging starts over from the submitted priority.
+        priority     = CASE WHEN o.state IN ('available', 'scheduled', 'retryable')
+                            THEN coalesce(j.base_priority, j.priority) ELSE j.priority END,
+        base_priority = CASE WHEN o.state IN ('available', 'scheduled', 'retryable')
+                             THEN NULL ELSE j.base_priority END,
         errors       = CASE WHEN o.error IS NULL THEN j.errors
                             ELSE j.errors || jsonb_build_array(jsonb_build_object(
                                      'attempt', j.attempt, 'at', now(), 'error', o.error)) END,

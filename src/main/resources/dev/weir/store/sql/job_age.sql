@@ -1,0 +1,27 @@
+-- Priority aging of queue ?1: an available job of priority ?3 that has waited (since run_at) ?2 ms for every level
+-- it has moved so far plus one moves up one level (toward 1), at most ?4 per call; answers how many moved. Run by
+-- the leader only. The first run_at condition is implied by the second (a job has moved at least 0 levels); it is
+-- there so the scan of jobs_available (queue, priority, run_at, id) stops where jobs are too young to move.
+WITH due AS (
+    SELECT id
+    FROM weir.jobs
+    WHERE state = 'available'
+      AND queue = ?1
+      AND priority = ?3
+      AND run_at < now() - ?2 * interval '1 millisecond'
+      AND run_at < now() - ?2 * interval '1 millisecond' * (coalesce(base_priority, priority) - priority + 1)
+    ORDER BY run_at, id
+    LIMIT ?4
+    FOR UPDATE SKIP LOCKED
+),
+moved AS (
+    UPDATE weir.jobs AS j
+    SET base_priority = coalesce(j.base_priority, j.priority),
+        priority      = j.priority - 1
+    FROM due
+    WHERE j.id = due.id
+      AND j.state = 'available'
+    RETURNING j.id
+)
+SELECT count(*)
+FROM moved
