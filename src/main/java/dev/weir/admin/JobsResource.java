@@ -143,6 +143,13 @@ public class JobsResource {
             b.add("errors", errors.readArray());
             b.add("args", args.readValue());
         }
+        if (job.progressJson() == null) {
+            b.addNull("progress");
+        } else {
+            try (JsonReader progress = Json.createReader(new StringReader(job.progressJson()))) {
+                b.add("progress", progress.readObject());
+            }
+        }
         return b.build();
     }
 

@@ -27,6 +27,22 @@ public interface JobContext<A> {
      */
     boolean isCancelled();
 
+    /**
+     * Records this attempt's progress at once (its own short transaction), for operators to see and for a later
+     * attempt to resume from. Call it when something worth keeping happened, not in a tight loop.
+     *
+     * @return false when the attempt no longer owns the job (it was rescued or ended): nothing was written
+     * @throws IllegalArgumentException if the checkpoint is not JSON
+     * @throws RuntimeException         if the database cannot be reached (the handler may carry on without it)
+     */
+    boolean progress(Progress progress);
+
+    /**
+     * The checkpoint last recorded for this job, by this attempt or an earlier one (JSON), if any: where a retry can
+     * resume.
+     */
+    java.util.Optional<String> checkpoint();
+
     /** Throws {@link CancelledException} when {@link #isCancelled()} is true. */
     default void throwIfCancelled() {
         if (isCancelled()) {

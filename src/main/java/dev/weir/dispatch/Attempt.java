@@ -1,6 +1,7 @@
 package dev.weir.dispatch;
 
 import dev.weir.api.JobContext;
+import dev.weir.api.Progress;
 import dev.weir.concurrency.Permit;
 import dev.weir.store.ClaimedJob;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,11 +24,25 @@ final class Attempt implements JobContext<Object> {
     private volatile Object args;
     /** Guarded by {@code this}. */
     private Thread worker;
+    /** Writes progress for this attempt; set by the runner before the handler starts. */
+    private volatile ProgressSink progressSink;
+    /** The checkpoint last recorded for the job, starting with an earlier attempt's. */
+    private volatile String checkpoint;
+
+    /** Where {@link #progress(Progress)} goes: the job's row, guarded by this attempt's lease. */
+    interface ProgressSink {
+        boolean write(ClaimedJob job, Progress progress);
+    }
 
     Attempt(ClaimedJob job, Permit permit, long deadlineNanos) {
         this.job = job;
         this.permit = permit;
         this.deadlineNanos = deadlineNanos;
+        this.checkpoint = job.checkpointJson();
+    }
+
+    void bind(ProgressSink sink) {
+        this.progressSink = sink;
     }
 
     ClaimedJob job() {
@@ -99,6 +114,29 @@ final class Attempt implements JobContext<Object> {
     @Override
     public Object args() {
         return args;
+    }
+
+    @Override
+    public boolean progress(Progress progress) {
+        String checkpointJson = progress.checkpointJson();
+        if (checkpointJson != null) {
+            try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(checkpointJson))) {
+                reader.readValue();
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("checkpoint is not JSON: " + e.getMessage(), e);
+            }
+        }
+        ProgressSink sink = progressSink;
+        boolean written = sink != null && !settled.get() && sink.write(job, progress);
+        if (written) {
+            checkpoint = checkpointJson;
+        }
+        return written;
+    }
+
+    @Override
+    public java.util.Optional<String> checkpoint() {
+        return java.util.Optional.ofNullable(checkpoint);
     }
 
     @Override

@@ -22,9 +22,12 @@ final class JobRunner {
     private final ArgsCodec codec;
     private final Executor executor;
     private final Completer completer;
+    private final Attempt.ProgressSink progress;
     private final Set<Attempt> inFlight = ConcurrentHashMap.newKeySet();
 
-    JobRunner(HandlerRegistry handlers, ArgsCodec codec, Executor executor, Completer completer) {
+    JobRunner(HandlerRegistry handlers, ArgsCodec codec, Executor executor, Completer completer,
+            Attempt.ProgressSink progress) {
+        this.progress = progress;
         this.handlers = handlers;
         this.codec = codec;
         this.executor = executor;
@@ -33,6 +36,7 @@ final class JobRunner {
 
     /** Starts an attempt on the executor; if the executor refuses, the job goes back without spending it. */
     void start(Attempt attempt) {
+        attempt.bind(progress);
         inFlight.add(attempt);
         try {
             executor.execute(() -> run(attempt));

@@ -5,9 +5,16 @@ package dev.weir.store;
  *
  * @param attempt this attempt's number (1 for the first)
  * @param lease   the job's {@code run_lease} after this claim; every write about this attempt must match it
+ * @param checkpointJson the checkpoint an earlier attempt recorded with its progress (JSON), or null
  */
 public record ClaimedJob(long id, String kind, String queue, String argsJson, int attempt, int maxAttempts, long lease,
-        int priority) {
+        int priority, String checkpointJson) {
+
+    /** A claimed job with no checkpoint. */
+    public ClaimedJob(long id, String kind, String queue, String argsJson, int attempt, int maxAttempts, long lease,
+            int priority) {
+        this(id, kind, queue, argsJson, attempt, maxAttempts, lease, priority, null);
+    }
 
     public boolean lastAttempt() {
         return attempt >= maxAttempts;

@@ -1,5 +1,6 @@
 package dev.weir.store;
 
+import dev.weir.api.Progress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -75,7 +76,7 @@ public final class JobStore {
         for (Object[] row : rows) {
             jobs.add(new ClaimedJob(Rows.longAt(row, 0), Rows.stringAt(row, 1), Rows.stringAt(row, 2),
                     Rows.stringAt(row, 3), Rows.intAt(row, 4), Rows.intAt(row, 5), Rows.longAt(row, 6),
-                    Rows.intAt(row, 7)));
+                    Rows.intAt(row, 7), Rows.stringAt(row, 8)));
         }
         // RETURNING gives no order; start the batch by priority, then by id (close to the order it was picked in).
         jobs.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())
@@ -111,6 +112,19 @@ public final class JobStore {
             applied.add(Rows.longAt(row, 0));
         }
         return applied;
+    }
+
+    /**
+     * Records the progress of the attempt {@code (id, lease)} if it still runs; the checkpoint must be JSON already.
+     * Returns whether it was written.
+     */
+    public static boolean progress(Sql sql, long id, long lease, Progress progress) {
+        String checkpoint = progress.checkpointJson();
+        StringBuilder json = new StringBuilder(64 + (checkpoint == null ? 0 : checkpoint.length()));
+        json.append("{\"percent\":").append(progress.percent()).append(",\"message\":");
+        Json.string(json, progress.message());
+        json.append(",\"checkpoint\":").append(checkpoint == null ? "null" : checkpoint).append('}');
+        return sql.update(Queries.JOB_PROGRESS, id, lease, json.toString()) == 1;
     }
 
     /**
@@ -171,7 +185,7 @@ public final class JobStore {
         return Optional.of(new JobView(Rows.longAt(r, 0), Rows.stringAt(r, 1), Rows.stringAt(r, 2),
                 JobState.fromDb(Rows.stringAt(r, 3)), Rows.intAt(r, 4), Rows.intAt(r, 5), Rows.intAt(r, 6),
                 Rows.instantAt(r, 7), Rows.instantAt(r, 8), Rows.instantAt(r, 9), Rows.instantAt(r, 10),
-                Rows.stringAt(r, 11), Rows.stringAt(r, 12)));
+                Rows.stringAt(r, 11), Rows.stringAt(r, 12), Rows.stringAt(r, 13)));
     }
 
     /** Jobs per queue and state; a state with no job is absent. */

@@ -15,6 +15,7 @@ final class Queries {
     static final String JOB_PROMOTE_DUE = load("job_promote_due");
     static final String JOB_DELETE_FINISHED = load("job_delete_finished");
     static final String JOB_AGE = load("job_age");
+    static final String JOB_PROGRESS = load("job_progress");
     static final String JOB_RESCUE = load("job_rescue");
     static final String JOB_GET = load("job_get");
     static final String QUEUE_COUNTS = load("queue_counts");

@@ -8,6 +8,7 @@ import dev.weir.api.JobContext;
 import dev.weir.api.JobHandler;
 import dev.weir.api.JobKind;
 import dev.weir.api.Outcome;
+import dev.weir.api.Progress;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.Retention;
 import dev.weir.config.WeirSettings;
@@ -322,6 +323,29 @@ class EngineIT {
             jobs.add(new NewJob(kind, queue, args, priority, 25, null));
         }
         return tx.inNewTransaction(sql -> JobStore.insert(sql, jobs)).stream().map(JobStore.Inserted::id).toList();
+    }
+
+    @Test
+    void progressSurvivesARetryAndIsClearedOnCompletion() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        AtomicBoolean written = new AtomicBoolean();
+        start(List.of(handler(RECORDS, job -> {
+            seen.add(job.attempt() + ":" + job.checkpoint().orElse("none"));
+            if (job.attempt() == 1) {
+                written.set(job.progress(new Progress(40, "two of five ✓", "{\"done\":2}")));
+                return Outcome.retryAfter(Duration.ofMillis(500), "stop half way");
+            }
+            return Outcome.complete();
+        })), TestEngine.queue("default", 1));
+        long id = submit(RECORDS.name(), "{\"n\":1}", 3);
+        await().atMost(WAIT).until(() -> job(id).state() == JobState.RETRYABLE);
+        assertTrue(written.get());
+        String progress = job(id).progressJson();
+        assertTrue(progress.contains("\"percent\": 40") && progress.contains("two of five ✓")
+                && progress.contains("\"checkpoint\": {\"done\": 2}") && progress.contains("\"at\""), progress);
+        await().atMost(WAIT).until(() -> job(id).state() == JobState.COMPLETED);
+        assertEquals(List.of("1:none", "2:{\"done\": 2}"), seen, "the retry resumed from the checkpoint");
+        assertEquals(null, job(id).progressJson(), "completion clears it");
     }
 
     @Test

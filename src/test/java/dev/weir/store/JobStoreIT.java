@@ -1,9 +1,11 @@
 package dev.weir.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weir.api.Progress;
 import dev.weir.testing.JdbcTransactor;
 import dev.weir.testing.TestDatabase;
 import java.sql.Connection;
@@ -263,6 +265,26 @@ class JobStoreIT {
         tx.inNewTransaction(sql -> JobStore.finish(sql, List.of(new Finish(job.id(), job.lease(), JobState.AVAILABLE,
                 0, "try again", false))));
         assertEquals(4, priority(old));
+    }
+
+    @Test
+    void progressIsWrittenOnlyByTheAttemptThatRuns() {
+        long id = insert(1, "k").get(0);
+        ClaimedJob first = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "me", 60_000)).get(0);
+        Progress p = new Progress(10, "it's \"quoted\"", "[1, \"a\"]");
+        assertTrue(progress(id, first.lease(), p));
+        assertFalse(progress(id, first.lease() + 1, p), "another lease");
+        String stored = tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow().progressJson();
+        assertTrue(stored.contains("it's \\\"quoted\\\"") && stored.contains("[1, \"a\"]"), stored);
+        tx.inNewTransaction(sql -> JobStore.finish(sql, List.of(new Finish(id, first.lease(), JobState.AVAILABLE, 0,
+                "again", false))));
+        assertFalse(progress(id, first.lease(), p), "the attempt ended");
+        ClaimedJob second = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "me", 60_000)).get(0);
+        assertEquals("[1, \"a\"]", second.checkpointJson(), "a new attempt is handed the checkpoint");
+    }
+
+    private boolean progress(long id, long lease, Progress p) {
+        return tx.inNewTransaction(sql -> JobStore.progress(sql, id, lease, p));
     }
 
     private long insertWithPriority(int priority) {

@@ -27,4 +27,5 @@ SET state        = 'running',
 FROM picked, relaxed
 WHERE j.id = picked.id
   AND j.state = 'available'
-RETURNING j.id, j.kind, j.queue, CAST(j.args AS text), j.attempt, j.max_attempts, j.run_lease, j.priority
+RETURNING j.id, j.kind, j.queue, CAST(j.args AS text), j.attempt, j.max_attempts, j.run_lease, j.priority,
+          CAST(j.progress -> 'checkpoint' AS text)

@@ -38,6 +38,7 @@ finished AS (
         errors       = CASE WHEN o.error IS NULL THEN j.errors
                             ELSE j.errors || jsonb_build_array(jsonb_build_object(
                                      'attempt', j.attempt, 'at', now(), 'error', o.error)) END,
+        progress     = CASE WHEN o.state = 'completed' THEN NULL ELSE j.progress END,
         owner        = NULL,
         deadline_at  = NULL
     FROM locked, outcome AS o, relaxed
