@@ -23,14 +23,26 @@ public final class SettingsReader {
     public static final Pattern QUEUE_NAME = Pattern.compile("[a-z][a-z0-9-]{0,62}");
 
     private final Function<String, Optional<String>> lookup;
+    /** Every key name the configuration knows, for finding {@code weir.cron.<name>.*}. */
+    private final Iterable<String> names;
 
-    private SettingsReader(Function<String, Optional<String>> lookup) {
+    private SettingsReader(Function<String, Optional<String>> lookup, Iterable<String> names) {
         this.lookup = lookup;
+        this.names = names;
     }
 
     /** Reads every key through {@code lookup}, which answers empty for a key that is not set. */
     public static WeirSettings read(Function<String, Optional<String>> lookup) {
-        return new SettingsReader(lookup).read();
+        return new SettingsReader(lookup, List.of()).read();
+    }
+
+    /**
+     * Reads every key through {@code lookup}; periodic jobs are found among {@code names}, the configuration's key
+     * names, as {@code weir.cron.<name>.schedule} or as the environment variable {@code WEIR_CRON_<NAME>_SCHEDULE}
+     * (whose {@code _} in the name stand for {@code -}).
+     */
+    public static WeirSettings read(Function<String, Optional<String>> lookup, Iterable<String> names) {
+        return new SettingsReader(lookup, names).read();
     }
 
     private WeirSettings read() {
@@ -61,7 +73,68 @@ public final class SettingsReader {
                 retention("weir.retention.completed", Retention.DEFAULT_COMPLETED),
                 retention("weir.retention.cancelled", Retention.DEFAULT_CANCELLED),
                 retention("weir.retention.discarded", Retention.DEFAULT_DISCARDED));
-        return new WeirSettings(queues, global, heartbeat, rescueAfter, shutdown, diagnostics, retention);
+        List<Periodic> periodic = new ArrayList<>();
+        for (String cron : cronNames()) {
+            periodic.add(periodic(cron, queues));
+        }
+        return new WeirSettings(queues, global, heartbeat, rescueAfter, shutdown, diagnostics, retention, periodic);
+    }
+
+    private java.util.SortedSet<String> cronNames() {
+        java.util.SortedSet<String> found = new java.util.TreeSet<>();
+        for (String key : names) {
+            String name = null;
+            if (key.startsWith("weir.cron.") && key.endsWith(".schedule")) {
+                name = key.substring("weir.cron.".length(), key.length() - ".schedule".length());
+            } else if (key.startsWith("WEIR_CRON_") && key.endsWith("_SCHEDULE")) {
+                name = key.substring("WEIR_CRON_".length(), key.length() - "_SCHEDULE".length())
+                        .toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            }
+            if (name != null) {
+                if (!QUEUE_NAME.matcher(name).matches()) {
+                    throw new InvalidConfigurationException("INVALID_CRON_NAME",
+                            key + " (the name '" + name + "' must match " + QUEUE_NAME.pattern() + ")");
+                }
+                found.add(name);
+            }
+        }
+        return found;
+    }
+
+    private Periodic periodic(String name, List<QueueSettings> queues) {
+        String prefix = "weir.cron." + name + ".";
+        String scheduleText = value(prefix + "schedule").orElseThrow(() -> new InvalidConfigurationException(
+                "INVALID_CRON_SCHEDULE", prefix + "schedule is empty"));
+        dev.weir.cron.CronExpression schedule;
+        try {
+            schedule = dev.weir.cron.CronExpression.parse(scheduleText);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigurationException("INVALID_CRON_SCHEDULE",
+                    prefix + "schedule = " + scheduleText + " (" + e.getMessage() + ")");
+        }
+        String kind = value(prefix + "kind").orElseThrow(() -> new InvalidConfigurationException(
+                "MISSING_CRON_KIND", prefix + "kind is not set (" + prefix + "schedule = " + scheduleText + ")"));
+        String queue = value(prefix + "queue").orElse("default");
+        if (queues.stream().noneMatch(q -> q.name().equals(queue))) {
+            throw new InvalidConfigurationException("UNKNOWN_CRON_QUEUE",
+                    prefix + "queue = " + queue + " (must be one of weir.queues)");
+        }
+        String args = value(prefix + "args").orElse("{}");
+        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(args))) {
+            reader.readObject();
+        } catch (RuntimeException e) {
+            throw new InvalidConfigurationException("INVALID_CRON_ARGS",
+                    prefix + "args = " + args + " (must be a JSON object)");
+        }
+        String zoneText = value(prefix + "time-zone").orElse("UTC");
+        java.time.ZoneId zone;
+        try {
+            zone = java.time.ZoneId.of(zoneText);
+        } catch (java.time.DateTimeException e) {
+            throw new InvalidConfigurationException("INVALID_TIME_ZONE",
+                    prefix + "time-zone = " + zoneText + " (must be a zone id such as Europe/Paris or UTC)");
+        }
+        return new Periodic(name, schedule, kind, queue, args, zone);
     }
 
     private List<String> queueNames() {

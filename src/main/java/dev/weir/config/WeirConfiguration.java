@@ -17,7 +17,7 @@ public class WeirConfiguration {
     @PostConstruct
     void read() {
         Config config = ConfigProvider.getConfig(WeirConfiguration.class.getClassLoader());
-        settings = SettingsReader.read(key -> config.getOptionalValue(key, String.class));
+        settings = SettingsReader.read(key -> config.getOptionalValue(key, String.class), config.getPropertyNames());
     }
 
     public WeirSettings settings() {

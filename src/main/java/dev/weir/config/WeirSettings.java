@@ -16,6 +16,7 @@ import java.util.OptionalInt;
  * @param shutdownTimeout   drain time on stop
  * @param diagnostics       whether the built-in diagnostic job kinds are registered
  * @param retention         how long finished jobs are kept
+ * @param periodic          the periodic (cron) jobs, in name order
  */
 public record WeirSettings(
         List<QueueSettings> queues,
@@ -24,7 +25,8 @@ public record WeirSettings(
         Duration rescueAfter,
         Duration shutdownTimeout,
         boolean diagnostics,
-        Retention retention) {
+        Retention retention,
+        List<Periodic> periodic) {
 
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
     public static final Duration DEFAULT_RESCUE_AFTER = Duration.ofSeconds(60);
@@ -32,18 +34,24 @@ public record WeirSettings(
 
     public WeirSettings {
         queues = List.copyOf(queues);
+        periodic = List.copyOf(periodic);
     }
 
-    /** Settings with the default {@link Retention}. */
+    /** Settings with the default {@link Retention} and no periodic jobs. */
     public WeirSettings(List<QueueSettings> queues, OptionalInt globalMaxWorkers, Duration heartbeatInterval,
             Duration rescueAfter, Duration shutdownTimeout, boolean diagnostics) {
         this(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
-                Retention.defaults());
+                Retention.defaults(), List.of());
     }
 
     public WeirSettings withRetention(Retention newRetention) {
         return new WeirSettings(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
-                newRetention);
+                newRetention, periodic);
+    }
+
+    public WeirSettings withPeriodic(List<Periodic> newPeriodic) {
+        return new WeirSettings(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
+                retention, newPeriodic);
     }
 
     public boolean weighted() {

@@ -108,6 +108,7 @@ public final class Engine {
             throw new IllegalStateException("Weir engine already started");
         }
         maintenance.heartbeat();
+        maintenance.registerPeriodic();
         completer.start();
         notifier.start();
         maintenance.start();

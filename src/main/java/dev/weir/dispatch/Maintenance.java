@@ -1,5 +1,6 @@
 package dev.weir.dispatch;
 
+import dev.weir.config.Periodic;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.Retention;
 import dev.weir.config.WeirSettings;
@@ -11,6 +12,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
@@ -137,6 +141,7 @@ final class Maintenance {
                             + rescued);
                 }
             });
+            safely("periodic jobs", this::firePeriodic);
             safely("priority aging", this::age);
             safely("retention", () -> {
                 if (now - nextRetention >= 0) {
@@ -152,6 +157,50 @@ final class Maintenance {
                     });
                     nextCleanup = now + Duration.ofMinutes(10).toNanos();
                 }
+            });
+        }
+    }
+
+    /**
+     * Records every configured periodic job in the database (each instance does, at start; it is idempotent), so the
+     * leader, whichever instance it is, knows each one's next fire.
+     */
+    void registerPeriodic() {
+        ZonedDateTime now = ZonedDateTime.now();
+        for (Periodic p : settings.periodic()) {
+            Instant next = p.schedule().next(now.withZoneSameInstant(p.zone())).orElseThrow().toInstant();
+            transactor.inNewTransaction(sql -> {
+                JobStore.registerPeriodic(sql, p.name(), p.schedule().toString(), p.zone().getId(), next);
+                return null;
+            });
+        }
+    }
+
+    /**
+     * Fires the periodic jobs that are due: one job each, then the next fire after now (missed fires, while no
+     * instance ran, are coalesced into this one). The fire is a compare-and-set on the due time, in the statement
+     * that inserts the job, so a fire happens once even if leadership changes meanwhile.
+     */
+    private void firePeriodic() {
+        if (settings.periodic().isEmpty()) {
+            return;
+        }
+        Map<String, Long> due = transactor.inNewTransaction(JobStore::duePeriodic);
+        for (Periodic p : settings.periodic()) {
+            Long dueAt = due.get(p.name());
+            if (dueAt == null) {
+                continue;
+            }
+            long next = p.schedule().next(ZonedDateTime.now(p.zone())).orElseThrow().toEpochSecond();
+            Optional<Long> id = transactor.inNewTransaction(sql -> JobStore.firePeriodic(sql, p.name(), dueAt, next,
+                    p.kind(), p.queue(), p.argsJson()));
+            id.ifPresent(jobId -> {
+                transactor.inNewTransaction(sql -> {
+                    JobStore.announce(sql, List.of(p.queue()));
+                    return null;
+                });
+                LOG.info(() -> "Weir: periodic job " + p.name() + " (" + p.schedule() + ") fired: job " + jobId
+                        + " (queue " + p.queue() + ", kind " + p.kind() + ")");
             });
         }
     }

@@ -127,6 +127,32 @@ public final class JobStore {
         return sql.update(Queries.JOB_PROGRESS, id, lease, json.toString()) == 1;
     }
 
+    /** Makes sure periodic job {@code name} exists; a changed schedule or zone starts over at {@code nextFire}. */
+    public static void registerPeriodic(Sql sql, String name, String schedule, String zone, java.time.Instant nextFire) {
+        sql.update(Queries.PERIODIC_REGISTER, name, schedule, zone, nextFire.getEpochSecond());
+    }
+
+    /** Periodic jobs due now and not paused: name → the due fire (epoch seconds). */
+    public static Map<String, Long> duePeriodic(Sql sql) {
+        Map<String, Long> due = new LinkedHashMap<>();
+        for (Object[] row : sql.query(Queries.PERIODIC_DUE)) {
+            due.put(Rows.stringAt(row, 0), Rows.longAt(row, 1));
+        }
+        return due;
+    }
+
+    /**
+     * Fires periodic job {@code name} if its next fire is still {@code dueEpochSecond}: moves it to
+     * {@code nextEpochSecond} and inserts one available job, in one statement. Returns the job's id, or empty when
+     * another fire (or a pause) came first.
+     */
+    public static Optional<Long> firePeriodic(Sql sql, String name, long dueEpochSecond, long nextEpochSecond,
+            String kind, String queue, String argsJson) {
+        List<Object[]> rows = sql.query(Queries.PERIODIC_FIRE, name, dueEpochSecond, nextEpochSecond, kind, queue,
+                argsJson);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(Rows.longAt(rows.get(0), 0));
+    }
+
     /**
      * Priority aging: moves up one level the available jobs of {@code queue} at {@code priority} (2–4) that have
      * waited {@code agingMs} for every level they have moved so far plus one; at most {@code limit}; returns how

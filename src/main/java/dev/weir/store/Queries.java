@@ -16,6 +16,9 @@ final class Queries {
     static final String JOB_DELETE_FINISHED = load("job_delete_finished");
     static final String JOB_AGE = load("job_age");
     static final String JOB_PROGRESS = load("job_progress");
+    static final String PERIODIC_REGISTER = load("periodic_register");
+    static final String PERIODIC_DUE = load("periodic_due");
+    static final String PERIODIC_FIRE = load("periodic_fire");
     static final String JOB_RESCUE = load("job_rescue");
     static final String JOB_GET = load("job_get");
     static final String QUEUE_COUNTS = load("queue_counts");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,6 +73,67 @@ class SettingsReaderTest {
         assertEquals(Optional.empty(), read().queues().get(0).priorityAging());
         assertEquals(Optional.of(Duration.ofMinutes(2)),
                 read("weir.queue.default.priority-aging", "PT2M").queues().get(0).priorityAging());
+    }
+
+    private static WeirSettings readWithNames(String... keyValues) {
+        Map<String, String> map = new HashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            map.put(keyValues[i], keyValues[i + 1]);
+        }
+        // Like MicroProfile Config: a key is also found as its environment variable name.
+        return SettingsReader.read(k -> Optional.ofNullable(map.getOrDefault(k,
+                map.get(k.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_")))), map.keySet());
+    }
+
+    @Test
+    void periodicJobsAreFoundByTheirScheduleKeyInEitherForm() {
+        WeirSettings s = readWithNames("weir.queues", "default,reports",
+                "weir.cron.nightly-report.schedule", "0 2 * * *", "weir.cron.nightly-report.kind", "report.build",
+                "weir.cron.nightly-report.queue", "reports", "weir.cron.nightly-report.args", "{\"full\": true}",
+                "weir.cron.nightly-report.time-zone", "Europe/Paris",
+                // An environment variable's name: its underscores stand for the name's dashes.
+                "WEIR_CRON_CACHE_SWEEP_SCHEDULE", "*/10 * * * * *", "weir.cron.cache-sweep.kind", "cache.sweep");
+        assertEquals(List.of("cache-sweep", "nightly-report"), s.periodic().stream().map(Periodic::name).toList());
+        Periodic sweep = s.periodic().get(0);
+        assertEquals("*/10 * * * * *", sweep.schedule().toString());
+        assertEquals("default", sweep.queue());
+        assertEquals("{}", sweep.argsJson());
+        assertEquals(java.time.ZoneId.of("UTC"), sweep.zone());
+        Periodic nightly = s.periodic().get(1);
+        assertEquals("reports", nightly.queue());
+        assertEquals(java.time.ZoneId.of("Europe/Paris"), nightly.zone());
+        assertEquals("{\"full\": true}", nightly.argsJson());
+        assertEquals(List.of(), read().periodic());
+    }
+
+    @ParameterizedTest(name = "{0} = {1} → {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            weir.cron.x.schedule  | 0 0 30 2 *     | INVALID_CRON_SCHEDULE
+            weir.cron.x.schedule  | every day      | INVALID_CRON_SCHEDULE
+            weir.cron.x.queue     | nope           | UNKNOWN_CRON_QUEUE
+            weir.cron.x.args      | [1,2]          | INVALID_CRON_ARGS
+            weir.cron.x.time-zone | Mars/Olympus   | INVALID_TIME_ZONE
+            weir.cron.x.kind      |                | MISSING_CRON_KIND
+            """)
+    void invalidPeriodicJobsStopWithKeyValueAndRule(String key, String value, String code) {
+        Map<String, String> keys = new HashMap<>(Map.of("weir.cron.x.schedule", "0 * * * *", "weir.cron.x.kind", "k"));
+        if (value == null) {
+            keys.remove(key);
+        } else {
+            keys.put(key, value);
+        }
+        String[] flat = keys.entrySet().stream().flatMap(e -> java.util.stream.Stream.of(e.getKey(), e.getValue()))
+                .toArray(String[]::new);
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> readWithNames(flat));
+        assertEquals(code, e.code());
+        assertTrue(e.getMessage().contains(key), e.getMessage());
+    }
+
+    @Test
+    void aPeriodicJobNameFollowsTheQueueNameRule() {
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> readWithNames("weir.cron.Bad_Name.schedule", "0 * * * *"));
+        assertEquals("INVALID_CRON_NAME", e.code());
     }
 
     @Test

@@ -349,6 +349,24 @@ class EngineIT {
     }
 
     @Test
+    void periodicJobsFireOncePerScheduleTickWithTwoInstances() {
+        WeirSettings settings = TestEngine.settings(TestEngine.queue("default", 2)).withPeriodic(List.of(
+                new dev.weir.config.Periodic("every-second", dev.weir.cron.CronExpression.parse("* * * * * *"),
+                        "weir.noop", "default", "{}", java.time.ZoneId.of("UTC"))));
+        for (int i = 0; i < 2; i++) {
+            engines.add(TestEngine.start(settings, List.of(new DiagnosticHandlers.Noop())));
+        }
+        await().atMost(WAIT).until(() -> count("kind = 'weir.noop' AND state = 'completed'") >= 4);
+        // One job per second of fires, however many instances run: no two jobs were created in the same second.
+        long jobs = count("kind = 'weir.noop'");
+        long twins = count("kind = 'weir.noop' AND EXISTS (SELECT 1 FROM weir.jobs AS o WHERE o.kind = 'weir.noop' "
+                + "AND o.id <> weir.jobs.id AND date_trunc('second', o.created_at) = date_trunc('second', "
+                + "weir.jobs.created_at))");
+        assertEquals(0, twins, "jobs fired twice in one second");
+        assertTrue(jobs >= 4);
+    }
+
+    @Test
     void higherPriorityRunsFirst() {
         List<Integer> order = new CopyOnWriteArrayList<>();
         for (int p : new int[] {4, 2, 3, 1}) {

@@ -283,6 +283,51 @@ class JobStoreIT {
         assertEquals("[1, \"a\"]", second.checkpointJson(), "a new attempt is handed the checkpoint");
     }
 
+    @Test
+    void aPeriodicFireHappensOnceHoweverManyTryIt() throws Exception {
+        java.time.Instant due = java.time.Instant.now().minusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        tx.inNewTransaction(sql -> {
+            JobStore.registerPeriodic(sql, "tick", "* * * * *", "UTC", due);
+            return null;
+        });
+        Map<String, Long> dueNow = tx.inNewTransaction(JobStore::duePeriodic);
+        assertEquals(Map.of("tick", due.getEpochSecond()), dueNow);
+        long next = due.getEpochSecond() + 60;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<java.util.Optional<Long>>> tries = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            tries.add(pool.submit(() -> {
+                go.await();
+                return tx.inNewTransaction(sql -> JobStore.firePeriodic(sql, "tick", due.getEpochSecond(), next,
+                        "periodic.kind", "default", "{\"a\": 1}"));
+            }));
+        }
+        go.countDown();
+        int fired = 0;
+        for (Future<java.util.Optional<Long>> f : tries) {
+            fired += f.get().isPresent() ? 1 : 0;
+        }
+        pool.shutdown();
+        assertEquals(1, fired, "one fire, one job");
+        assertEquals(1, count("SELECT count(*) FROM weir.jobs WHERE kind = 'periodic.kind' AND state = 'available'"));
+        assertEquals(Map.of(), tx.inNewTransaction(JobStore::duePeriodic), "the next fire is a minute later");
+
+        // A restart with the same schedule keeps the next fire; a new schedule starts over.
+        java.time.Instant other = due.plusSeconds(3600);
+        tx.inNewTransaction(sql -> {
+            JobStore.registerPeriodic(sql, "tick", "* * * * *", "UTC", other);
+            return null;
+        });
+        assertEquals(next, count("SELECT extract(epoch FROM next_fire_at)::bigint FROM weir.periodic_jobs"));
+        tx.inNewTransaction(sql -> {
+            JobStore.registerPeriodic(sql, "tick", "*/5 * * * *", "UTC", other);
+            return null;
+        });
+        assertEquals(other.getEpochSecond(),
+                count("SELECT extract(epoch FROM next_fire_at)::bigint FROM weir.periodic_jobs"));
+    }
+
     private boolean progress(long id, long lease, Progress p) {
         return tx.inNewTransaction(sql -> JobStore.progress(sql, id, lease, p));
     }
