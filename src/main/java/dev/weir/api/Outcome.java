@@ -1,6 +1,7 @@
 package dev.weir.api;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,7 +10,7 @@ import java.util.Objects;
  * <table>
  * <caption>Outcomes and the states they lead to</caption>
  * <tr><th>outcome</th><th>next state</th><th>attempt spent</th></tr>
- * <tr><td>{@link #complete()}</td><td>{@code completed}</td><td>yes</td></tr>
+ * <tr><td>{@link #complete()}, {@link #completeAndSubmit(List)}</td><td>{@code completed}</td><td>yes</td></tr>
  * <tr><td>{@link #fail(String)}</td><td>{@code retryable} after exponential back-off with jitter, or
  *     {@code discarded} when it was the last attempt</td><td>yes</td></tr>
  * <tr><td>{@link #retryAfter(Duration, String)}</td><td>{@code retryable} after the given delay, or
@@ -22,7 +23,11 @@ import java.util.Objects;
  */
 public sealed interface Outcome {
 
-    record Complete() implements Outcome {
+    /** Completion, with the jobs to submit in the transaction that records it (often none). */
+    record Complete(List<JobRequest<?>> followUps) implements Outcome {
+        public Complete {
+            followUps = List.copyOf(followUps);
+        }
     }
 
     record Fail(String error) implements Outcome {
@@ -57,7 +62,17 @@ public sealed interface Outcome {
     }
 
     static Outcome complete() {
-        return new Complete();
+        return new Complete(List.of());
+    }
+
+    /**
+     * Completes and submits {@code next} in the same transaction that records the completion: the jobs are stored
+     * exactly when the completion is (not if the attempt was rescued or cancelled meanwhile, and not twice). An
+     * invalid follow-up (unknown queue, arguments that do not encode) turns the outcome into a failure that says
+     * why, and nothing is stored.
+     */
+    static Outcome completeAndSubmit(List<? extends JobRequest<?>> next) {
+        return new Complete(List.copyOf(next));
     }
 
     static Outcome fail(String error) {

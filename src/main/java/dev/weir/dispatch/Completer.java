@@ -164,6 +164,7 @@ final class Completer {
         try {
             applied = transactor.inNewTransaction(sql -> {
                 Set<Long> done = JobStore.finish(sql, finishes);
+                insertFollowUps(sql, finishes, done);
                 for (QueueDispatcher.Renewal r : renewals) {
                     r.claim(sql);
                 }
@@ -187,6 +188,30 @@ final class Completer {
             }
             s.attempt().permit().release();
         }
+    }
+
+    /**
+     * The follow-up jobs of the completions that applied, in the same transaction: stored exactly when their
+     * completion is. Their queues are notified in it too (the transaction has one resource and commits in one
+     * phase, so PostgreSQL accepts the NOTIFY), and a renewal claim after this may already take them.
+     */
+    private static void insertFollowUps(dev.weir.store.Sql sql, List<Finish> finishes, Set<Long> applied) {
+        List<dev.weir.store.NewJob> next = new ArrayList<>();
+        for (Finish f : finishes) {
+            if (!f.followUps().isEmpty() && applied.contains(f.id())) {
+                next.addAll(f.followUps());
+            }
+        }
+        if (next.isEmpty()) {
+            return;
+        }
+        Set<String> ready = new java.util.LinkedHashSet<>();
+        for (JobStore.Inserted job : JobStore.insert(sql, next)) {
+            if (job.state() == dev.weir.store.JobState.AVAILABLE) {
+                ready.add(job.queue());
+            }
+        }
+        JobStore.announce(sql, ready);
     }
 
     /** The renewals the dispatchers plan for the permits of this batch, queue by queue. */

@@ -61,7 +61,7 @@ public final class Engine {
         this.transactor = parts.transactor();
         this.instance = instanceName();
         this.completer = new Completer(transactor, dispatchers::get, this::running, parts.threads());
-        this.runner = new JobRunner(parts.handlers(), parts.codec(), parts.executor(), completer,
+        this.runner = new JobRunner(settings, parts.handlers(), parts.codec(), parts.executor(), completer,
                 (job, progress) -> transactor.inNewTransaction(
                         sql -> JobStore.progress(sql, job.id(), job.lease(), progress)));
         this.maintenance = new Maintenance(settings, transactor, parts.sessionDataSource(), instance, this,

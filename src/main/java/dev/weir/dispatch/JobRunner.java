@@ -1,6 +1,10 @@
 package dev.weir.dispatch;
 
 import dev.weir.api.JobHandler;
+import dev.weir.api.JobRequest;
+import dev.weir.config.WeirSettings;
+import dev.weir.store.NewJob;
+import dev.weir.submit.Submissions;
 import dev.weir.api.Outcome;
 import dev.weir.store.Finish;
 import java.util.Set;
@@ -23,10 +27,12 @@ final class JobRunner {
     private final Executor executor;
     private final Completer completer;
     private final Attempt.ProgressSink progress;
+    private final WeirSettings settings;
     private final Set<Attempt> inFlight = ConcurrentHashMap.newKeySet();
 
-    JobRunner(HandlerRegistry handlers, ArgsCodec codec, Executor executor, Completer completer,
+    JobRunner(WeirSettings settings, HandlerRegistry handlers, ArgsCodec codec, Executor executor, Completer completer,
             Attempt.ProgressSink progress) {
+        this.settings = settings;
         this.progress = progress;
         this.handlers = handlers;
         this.codec = codec;
@@ -107,12 +113,40 @@ final class JobRunner {
                 return Outcomes.of(attempt.job(), Outcome.fail("handler " + handler.getClass().getName()
                         + " returned no outcome"));
             }
+            if (outcome instanceof Outcome.Complete c && !c.followUps().isEmpty()) {
+                return completeWithFollowUps(attempt, c.followUps());
+            }
             return Outcomes.of(attempt.job(), outcome);
         } catch (Throwable t) {
             return Outcomes.thrown(attempt.job(), t);
         } finally {
             attempt.leave();
         }
+    }
+
+    /**
+     * A completion with follow-up jobs: each is encoded and validated like a submission; one that is not valid turns
+     * the outcome into a failure naming it, so nothing is half stored.
+     */
+    private Finish completeWithFollowUps(Attempt attempt, java.util.List<JobRequest<?>> requests) {
+        if (requests.size() > Submissions.MAX_BATCH) {
+            return Outcomes.of(attempt.job(), Outcome.fail("follow-up jobs: " + requests.size() + " is more than "
+                    + Submissions.MAX_BATCH));
+        }
+        java.util.List<NewJob> next = new java.util.ArrayList<>(requests.size());
+        java.time.Instant now = java.time.Instant.now();
+        for (int i = 0; i < requests.size(); i++) {
+            JobRequest<?> r = requests.get(i);
+            try {
+                String json = r.args() == null ? null : Submissions.requireObject(codec.encode(r.args()));
+                next.add(Submissions.validate(settings, r.kind().name(), json, r.options(), now));
+            } catch (RuntimeException e) {
+                return Outcomes.of(attempt.job(), Outcome.fail("follow-up job " + (i + 1) + " of " + requests.size()
+                        + " (kind " + r.kind().name() + ") is invalid: " + e.getMessage()));
+            }
+        }
+        Finish done = Outcomes.of(attempt.job(), Outcome.complete());
+        return new Finish(done.id(), done.lease(), done.state(), done.delayMs(), done.error(), done.refund(), next);
     }
 
     private static String firstLine(String text) {

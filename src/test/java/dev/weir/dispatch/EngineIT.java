@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weir.api.JobContext;
 import dev.weir.api.JobHandler;
 import dev.weir.api.JobKind;
+import dev.weir.api.JobRequest;
 import dev.weir.api.Outcome;
 import dev.weir.api.Progress;
 import dev.weir.config.QueueSettings;
@@ -364,6 +365,32 @@ class EngineIT {
                 + "weir.jobs.created_at))");
         assertEquals(0, twins, "jobs fired twice in one second");
         assertTrue(jobs >= 4);
+    }
+
+    @Test
+    void followUpJobsAreStoredWithTheCompletionOrNotAtAll() {
+        start(List.of(new DiagnosticHandlers.Noop(), handler(RECORDS, job -> {
+            if (job.args().n() == 1) {
+                return Outcome.completeAndSubmit(List.of(
+                        JobRequest.of(RECORDS, new TestArgs(2)),
+                        JobRequest.of(JobKind.of("weir.noop", TestArgs.class), new TestArgs(0))));
+            }
+            if (job.args().n() == 3) {
+                return Outcome.completeAndSubmit(List.of(JobRequest.of(RECORDS, new TestArgs(4),
+                        dev.weir.api.JobOptions.defaults().queue("no-such-queue"))));
+            }
+            return Outcome.complete();
+        })), TestEngine.queue("default", 2));
+        long parent = submit(RECORDS.name(), "{\"n\":1}", 1);
+        await().atMost(WAIT).until(() -> count("state = 'completed'") == 3);
+        assertEquals(3, count("true"), "the parent and its two follow-ups, once each");
+        assertEquals(1, count("kind = 'weir.noop' AND id > " + parent));
+
+        long invalid = submit(RECORDS.name(), "{\"n\":3}", 1);
+        await().atMost(WAIT).until(() -> job(invalid).state() == JobState.DISCARDED);
+        assertTrue(job(invalid).errorsJson().contains("follow-up job 1 of 1") && job(invalid).errorsJson()
+                .contains("no-such-queue"), job(invalid).errorsJson());
+        assertEquals(4, count("true"), "nothing of the invalid completion was stored");
     }
 
     @Test
