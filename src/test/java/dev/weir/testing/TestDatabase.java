@@ -52,7 +52,7 @@ public final class TestDatabase implements BeforeEachCallback {
     @Override
     public void beforeEach(ExtensionContext context) throws SQLException {
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
-            s.execute("TRUNCATE weir.jobs, weir.instances, weir.queues RESTART IDENTITY");
+            s.execute("TRUNCATE weir.jobs, weir.instances, weir.queues, weir.admission_slots RESTART IDENTITY");
         }
     }
 }
