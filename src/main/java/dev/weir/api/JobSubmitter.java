@@ -54,6 +54,9 @@ public interface JobSubmitter {
         return trySubmitAll(List.of(JobRequest.of(kind, args, options)));
     }
 
+    /** Like {@link #submitJson(String, String, JobOptions)}, but a full queue is an answer, not an exception. */
+    Admission trySubmitJson(String kind, String argsJson, JobOptions options);
+
     /**
      * Like {@link #submitAll(List)}, but a full queue is an answer, not an exception: admitted with every id, or
      * refused with nothing stored.

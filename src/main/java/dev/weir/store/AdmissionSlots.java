@@ -18,8 +18,8 @@ import javax.sql.DataSource;
  */
 public final class AdmissionSlots {
 
-    /** Names Weir's slot reconciliation among the database's advisory locks (beside the migration lock). */
-    private static final long RECONCILE_LOCK = 0x5765697200000002L;
+    /** Names Weir's slot reconciliation among the database's advisory locks (1: migrations, 2: the leader). */
+    private static final long RECONCILE_LOCK = 0x5765697200000003L;
     /** The first admission statement considers this many free-looking slots beyond the k it needs. */
     static final int WINDOW_SLACK = 32;
 

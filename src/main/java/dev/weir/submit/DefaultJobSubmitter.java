@@ -85,9 +85,19 @@ public class DefaultJobSubmitter implements JobSubmitter {
     }
 
     @Override
+    public Admission trySubmitJson(String kind, String argsJson, JobOptions options) {
+        NewJob job = Submissions.validate(configuration.settings(), kind, Submissions.requireObject(argsJson), options,
+                Instant.now());
+        return answer(transactor.current(), List.of(job));
+    }
+
+    @Override
     public Admission trySubmitAll(List<? extends JobRequest<?>> requests) {
-        Sql sql = transactor.current();
-        AdmissionSlots.Result result = admit(sql, validate(requests));
+        return answer(transactor.current(), validate(requests));
+    }
+
+    private Admission answer(Sql sql, List<NewJob> jobs) {
+        AdmissionSlots.Result result = admit(sql, jobs);
         if (!result.admitted()) {
             return admission.refusal(sql, result);
         }
