@@ -20,7 +20,7 @@ public final class AdmissionSlots {
 
     /** Names Weir's slot reconciliation among the database's advisory locks (1: migrations, 2: the leader). */
     private static final long RECONCILE_LOCK = 0x5765697200000003L;
-    /** The first admission statement considers this many free-looking slots beyond the k it needs. */
+    /** The first admission statement looks at this many slots beyond the k it needs. */
     static final int WINDOW_SLACK = 32;
 
     private AdmissionSlots() {
@@ -101,13 +101,14 @@ public final class AdmissionSlots {
      * Admits jobs of one bounded queue: one slot each, all or nothing, in one statement (admission_admit.sql).
      *
      * <ol>
-     * <li>Read up to {@code window} slots that look free in the statement's snapshot, oldest assignment first.</li>
-     * <li>Fewer than k: refuse, having locked nothing.</li>
+     * <li>Look at the {@code window} slots given out longest ago ({@code k + 32} at first) and keep those that look
+     * free in the statement's snapshot.</li>
+     * <li>Fewer than k: lock nothing.</li>
      * <li>Otherwise lock k of them with {@code SKIP LOCKED}, re-checking that each still points at the job the snapshot
-     * judged; if k were locked, insert the jobs and point the slots at them.</li>
-     * <li>If fewer were locked only because the window ran out while other transactions held its slots, widen the
-     * window fourfold and go again (the slots already locked are this transaction's and are found again); else
-     * refuse: the missing room is held by submissions still in their transactions.</li>
+     * judged; if k were locked, insert the jobs and point the slots at them. Done.</li>
+     * <li>Not admitted, and the queue has more slots than the window: widen the window fourfold and go again (slots
+     * already locked are this transaction's and are found again). Not admitted with every slot in view: refuse; what
+     * is missing is taken, or held by submissions still in their transactions.</li>
      * </ol>
      */
     public static Result admit(Sql sql, String queue, List<NewJob> jobs) {
@@ -128,7 +129,9 @@ public final class AdmissionSlots {
             }
             long free = Rows.longAt(first, 3);
             long taken = Rows.longAt(first, 4);
-            if (free >= k && free == window) {
+            long looked = Rows.longAt(first, 5);
+            if (looked == window) {
+                // The queue has slots beyond the window: free ones may be there.
                 window = window * 4;
                 continue;
             }

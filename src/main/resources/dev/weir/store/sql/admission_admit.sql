@@ -2,26 +2,34 @@
 -- takes one free admission slot per job and inserts the jobs pointing the slots at them, or, when fewer than k
 -- slots can be had, inserts nothing. Never waits: slots locked by other open transactions are skipped.
 -- ?1: the jobs, as job_insert.sql takes them (every one of queue ?2); ?2: the queue; ?3: k, the number of jobs;
--- ?4: how many free-looking slots to consider at most (at least k; the caller widens it when it ran out).
--- Answers one row per inserted job (id, state, queue), or, when refused, one row (null, null, null, free, taken):
--- free = free-looking slots found (at most ?4), taken = slots locked before giving up.
+-- ?4: how many slots to look at, the window (more than k; the caller widens it when it ran out).
+-- Answers one row per inserted job (id, state, queue), or, when refused, one row (null, null, null, free, taken,
+-- looked): free = free-looking slots in the window, taken = slots locked before giving up, looked = slots in the
+-- window (less than ?4 when it held every slot of the queue).
 WITH input AS (
     SELECT r.*, i.ord
     FROM jsonb_array_elements(CAST(?1 AS jsonb)) WITH ORDINALITY AS i(job, ord),
          jsonb_to_record(i.job) AS r(kind text, queue text, args jsonb, priority smallint,
                                      max_attempts integer, run_at timestamptz)
 ),
--- Slots that look free in this statement's snapshot, given out longest ago first. Read, not locked. Computed
--- once and only as far as its readers pull it; the LIMIT keeps the planner on the index and the primary key of
--- weir.jobs instead of a hash join over the whole table.
-candidate AS (
-    SELECT s.slot, s.job_id
-    FROM weir.admission_slots AS s
-    LEFT JOIN weir.jobs AS j ON j.id = s.job_id
-    WHERE s.queue = ?2
-      AND (j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded'))
-    ORDER BY s.assigned_at
+-- The ?4 slots given out longest ago (never-used ones carry -infinity): their jobs are the likeliest to have
+-- finished. Kept apart from the join below so that its LIMIT makes the planner read the (queue, assigned_at) index in
+-- order: with the join inside, a poor estimate of how many slots are free once led it to read every slot of the
+-- queue, look up every job and sort.
+oldest AS (
+    SELECT slot, job_id
+    FROM weir.admission_slots
+    WHERE queue = ?2
+    ORDER BY assigned_at
     LIMIT ?4
+),
+-- Those that look free in this statement's snapshot: no job, a job that no longer exists, or a terminal one. Read,
+-- not locked, and computed once however many readers follow.
+candidate AS (
+    SELECT o.slot, o.job_id
+    FROM oldest AS o
+    LEFT JOIN weir.jobs AS j ON j.id = o.job_id
+    WHERE j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded')
 ),
 -- Lock only when at least k slots look free: a refusal for want of room locks nothing, so a refusal inside a
 -- long caller transaction holds no slot.
@@ -61,8 +69,8 @@ assigned AS (
     WHERE s.queue = ?2
       AND s.slot = pair.slot
 )
-SELECT id, state, queue, NULL::bigint AS free, NULL::bigint AS taken
+SELECT id, state, queue, NULL::bigint AS free, NULL::bigint AS taken, NULL::bigint AS looked
 FROM inserted
 UNION ALL
-SELECT NULL, NULL, NULL, (SELECT count(*) FROM candidate), (SELECT count(*) FROM taken)
+SELECT NULL, NULL, NULL, (SELECT count(*) FROM candidate), (SELECT count(*) FROM taken), (SELECT count(*) FROM oldest)
 WHERE NOT EXISTS (SELECT 1 FROM inserted)
