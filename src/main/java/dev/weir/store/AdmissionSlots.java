@@ -43,7 +43,7 @@ public final class AdmissionSlots {
 
     /**
      * Inserts {@code jobs} in the current transaction, taking one admission slot per job of a queue in
-     * {@code bounds} (queue → max-pending); jobs of other queues are inserted as {@link JobStore#insert} does. All or
+     * {@code bounds} (queue → max-pending, which only spreads where submitters start looking); jobs of other queues are inserted as {@link JobStore#insert} does. All or
      * nothing: when any bounded queue has too few slots free, nothing is stored. Never waits for a lock.
      *
      * <p>One statement per bounded queue, plus one for the unbounded rest. A submission spanning several bounded
@@ -72,7 +72,7 @@ public final class AdmissionSlots {
         for (Map.Entry<String, List<Integer>> q : boundedPositions.entrySet()) {
             List<NewJob> share = new ArrayList<>(q.getValue().size());
             q.getValue().forEach(i -> share.add(jobs.get(i)));
-            Result r = admit(sql, q.getKey(), share);
+            Result r = admit(sql, q.getKey(), share, bounds.get(q.getKey()));
             if (!r.admitted()) {
                 if (savepoint) {
                     sql.update(Queries.ADMISSION_ROLLBACK_TO_SAVEPOINT);
@@ -101,8 +101,9 @@ public final class AdmissionSlots {
      * Admits jobs of one bounded queue: one slot each, all or nothing, in one statement (admission_admit.sql).
      *
      * <ol>
-     * <li>Look at the {@code window} slots given out longest ago ({@code k + 32} at first) and keep those that look
-     * free in the statement's snapshot.</li>
+     * <li>Look at {@code window} slots ({@code k + 32} at first) in slot order from a random one on, wrapping round,
+     * and keep those that look free in the statement's snapshot. The random start spreads concurrent submitters over
+     * the slots.</li>
      * <li>Fewer than k: lock nothing.</li>
      * <li>Otherwise lock k of them with {@code SKIP LOCKED}, re-checking that each still points at the job the snapshot
      * judged; if k were locked, insert the jobs and point the slots at them. Done.</li>
@@ -111,12 +112,13 @@ public final class AdmissionSlots {
      * is missing is taken, or held by submissions still in their transactions.</li>
      * </ol>
      */
-    public static Result admit(Sql sql, String queue, List<NewJob> jobs) {
+    public static Result admit(Sql sql, String queue, List<NewJob> jobs, int maxPending) {
         int k = jobs.size();
         String json = JobStore.json(jobs);
         long window = (long) k + WINDOW_SLACK;
+        int start = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
         while (true) {
-            List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, json, queue, k, window);
+            List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, json, queue, k, window, start);
             Object[] first = rows.get(0);
             if (first[0] != null) {
                 List<JobStore.Inserted> inserted = new ArrayList<>(rows.size());

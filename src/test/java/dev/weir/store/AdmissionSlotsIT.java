@@ -41,12 +41,20 @@ class AdmissionSlotsIT {
         return list;
     }
 
+    /** The bound each queue was given last; admission uses it only to pick where to start looking. */
+    private static final Map<String, Integer> BOUNDS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static void bound(String queue, int maxPending) throws SQLException {
+        BOUNDS.put(queue, maxPending);
         AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of(queue, maxPending));
     }
 
+    private static Map<String, Integer> boundOf(String queue) {
+        return Map.of(queue, BOUNDS.getOrDefault(queue, 6));
+    }
+
     private AdmissionSlots.Result admit(String queue, int n) {
-        return tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs(queue, n), Map.of(queue, 0)));
+        return tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs(queue, n), boundOf(queue)));
     }
 
     private long slots(String where) {
@@ -71,7 +79,7 @@ class AdmissionSlotsIT {
         }
 
         AdmissionSlots.Result admit(String queue, int n) {
-            return AdmissionSlots.insert(sql, jobs(queue, n), Map.of(queue, 0));
+            return AdmissionSlots.insert(sql, jobs(queue, n), boundOf(queue));
         }
 
         void rollback() throws SQLException {

@@ -2,7 +2,8 @@
 -- takes one free admission slot per job and inserts the jobs pointing the slots at them, or, when fewer than k
 -- slots can be had, inserts nothing. Never waits: slots locked by other open transactions are skipped.
 -- ?1: the jobs, as job_insert.sql takes them (every one of queue ?2); ?2: the queue; ?3: k, the number of jobs;
--- ?4: how many slots to look at, the window (more than k; the caller widens it when it ran out).
+-- ?4: how many slots to look at, the window (more than k; the caller widens it when it ran out); ?5: the slot to
+-- start at.
 -- Answers one row per inserted job (id, state, queue), or, when refused, one row (null, null, null, free, taken,
 -- looked): free = free-looking slots in the window, taken = slots locked before giving up, looked = slots in the
 -- window (less than ?4 when it held every slot of the queue).
@@ -12,22 +13,30 @@ WITH input AS (
          jsonb_to_record(i.job) AS r(kind text, queue text, args jsonb, priority smallint,
                                      max_attempts integer, run_at timestamptz)
 ),
--- The ?4 slots given out longest ago (never-used ones carry -infinity): their jobs are the likeliest to have
--- finished. Kept apart from the join below so that its LIMIT makes the planner read the (queue, assigned_at) index in
--- order: with the join inside, a poor estimate of how many slots are free once led it to read every slot of the
--- queue, look up every job and sort.
-oldest AS (
-    SELECT slot, job_id
-    FROM weir.admission_slots
-    WHERE queue = ?2
-    ORDER BY assigned_at
+-- The window: ?4 slots in slot order from slot ?5 on, wrapping round to the first. The submitter picks ?5 at
+-- random, so concurrent submitters look at different slots instead of all fighting for the same few. Both halves
+-- read the primary key in order; the second runs only when the first falls short.
+window_slots AS (
+    (SELECT slot, job_id
+     FROM weir.admission_slots
+     WHERE queue = ?2
+       AND slot >= ?5
+     ORDER BY slot
+     LIMIT ?4)
+    UNION ALL
+    (SELECT slot, job_id
+     FROM weir.admission_slots
+     WHERE queue = ?2
+       AND slot < ?5
+     ORDER BY slot
+     LIMIT ?4)
     LIMIT ?4
 ),
 -- Those that look free in this statement's snapshot: no job, a job that no longer exists, or a terminal one. Read,
 -- not locked, and computed once however many readers follow.
 candidate AS (
     SELECT o.slot, o.job_id
-    FROM oldest AS o
+    FROM window_slots AS o
     LEFT JOIN weir.jobs AS j ON j.id = o.job_id
     WHERE j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded')
 ),
@@ -72,5 +81,5 @@ assigned AS (
 SELECT id, state, queue, NULL::bigint AS free, NULL::bigint AS taken, NULL::bigint AS looked
 FROM inserted
 UNION ALL
-SELECT NULL, NULL, NULL, (SELECT count(*) FROM candidate), (SELECT count(*) FROM taken), (SELECT count(*) FROM oldest)
+SELECT NULL, NULL, NULL, (SELECT count(*) FROM candidate), (SELECT count(*) FROM taken), (SELECT count(*) FROM window_slots)
 WHERE NOT EXISTS (SELECT 1 FROM inserted)
