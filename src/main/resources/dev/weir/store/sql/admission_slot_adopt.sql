@@ -7,8 +7,10 @@ WITH orphan AS (
           UNION ALL
           SELECT id FROM weir.jobs WHERE state IN ('scheduled', 'retryable') AND queue = ?1
           UNION ALL
-          SELECT id FROM weir.jobs WHERE state = 'running' AND queue = ?1) AS o
-    WHERE NOT EXISTS (SELECT 1 FROM weir.admission_slots AS s WHERE s.queue = ?1 AND s.job_id = o.id)
+          SELECT id FROM weir.jobs WHERE state = 'running' AND queue = ?1
+          -- A set difference, hashed or sorted: one slot scan per job would be quadratic (job_id has no index).
+          EXCEPT ALL
+          SELECT job_id FROM weir.admission_slots WHERE queue = ?1 AND job_id IS NOT NULL) AS o
 ),
 free AS (
     SELECT s.slot, row_number() OVER (ORDER BY s.assigned_at, s.slot) AS n
