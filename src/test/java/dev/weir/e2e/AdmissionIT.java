@@ -87,11 +87,11 @@ class AdmissionIT {
         while (!stop.get()) {
             HttpResponse<String> r;
             try {
-                r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+                r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
                         .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))
                         .build(), HttpResponse.BodyHandlers.ofString());
             } catch (Exception e) {
-                tally.problems().add(e.toString());
+                tally.problems().add(base + ": " + e);
                 return;
             }
             if (r.statusCode() == 201) {
@@ -106,7 +106,7 @@ class AdmissionIT {
                     tally.problems().add("429 with Retry-After '" + retryAfter + "': " + r.body());
                 }
             } else {
-                tally.problems().add(r.statusCode() + " " + r.body());
+                tally.problems().add(base + ": " + r.statusCode() + " " + r.body());
             }
         }
     }
@@ -121,7 +121,9 @@ class AdmissionIT {
                 "WEIR_QUEUE_BOUNDED_MAX_WORKERS", "8",
                 "WEIR_HEARTBEAT_INTERVAL", "PT1S",
                 "WEIR_RESCUE_AFTER", "PT5S",
-                "WEIR_DIAGNOSTICS_ENABLED", "true");
+                "WEIR_DIAGNOSTICS_ENABLED", "true",
+                // Two instances' pools and session connections must fit the test database's 100 connections.
+                "WEIR_DB_POOL_SIZE", "30");
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         try (ServerProcess second = ServerProcess.start(SECOND_HTTP_PORT, env);
                 Connection db = DriverManager.getConnection(DB_URL, "postgres", "")) {
@@ -160,7 +162,7 @@ class AdmissionIT {
             }
             stop.set(true);
             for (Future<?> f : futures) {
-                f.get(60, TimeUnit.SECONDS);
+                f.get(90, TimeUnit.SECONDS);
             }
             pool.shutdown();
             max = Math.max(max, outstandingInDatabase(db));
