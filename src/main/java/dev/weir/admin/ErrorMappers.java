@@ -1,7 +1,12 @@
 package dev.weir.admin;
 
+import dev.weir.api.Admission;
 import dev.weir.api.InvalidJobException;
+import dev.weir.api.QueueFullException;
 import dev.weir.api.UnknownQueueException;
+import dev.weir.concurrency.RetryAfter;
+import jakarta.json.Json;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -35,6 +40,28 @@ public final class ErrorMappers {
         }
     }
 
+    /**
+     * A full bounded queue: {@code 429} with {@code Retry-After} (whole seconds) and
+     * {@code {"error": "queue_full", "queue", "outstanding", "limit", "message"}}. Nothing was stored.
+     */
+    @Provider
+    public static class QueueFull implements ExceptionMapper<QueueFullException> {
+        @Override
+        public Response toResponse(QueueFullException e) {
+            Admission.Refused r = e.refusal();
+            return Response.status(429).type(MediaType.APPLICATION_JSON_TYPE)
+                    .header("Retry-After", Long.toString(RetryAfter.headerSeconds(r.retryAfter())))
+                    .entity(Json.createObjectBuilder()
+                            .add("error", "queue_full")
+                            .add("queue", r.queue())
+                            .add("outstanding", r.outstanding())
+                            .add("limit", r.limit())
+                            .add("message", e.getMessage())
+                            .build())
+                    .build();
+        }
+    }
+
     @Provider
     public static class WebErrors implements ExceptionMapper<WebApplicationException> {
         @Override
@@ -56,14 +83,17 @@ public final class ErrorMappers {
         @Override
         public Response toResponse(RuntimeException e) {
             Throwable cause = e;
-            while (cause.getCause() != null && cause != cause.getCause()) {
+            while (true) {
                 if (cause instanceof InvalidJobException invalid) {
                     return new InvalidJobs().toResponse(invalid);
                 }
+                if (cause instanceof QueueFullException full) {
+                    return new QueueFull().toResponse(full);
+                }
+                if (cause.getCause() == null || cause == cause.getCause()) {
+                    break;
+                }
                 cause = cause.getCause();
-            }
-            if (cause instanceof InvalidJobException invalid) {
-                return new InvalidJobs().toResponse(invalid);
             }
             String incident = Long.toString(System.nanoTime(), 36);
             LOG.log(Level.WARNING, "Weir: REST call failed (incident " + incident + ")", e);

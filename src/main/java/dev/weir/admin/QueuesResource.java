@@ -6,7 +6,10 @@ import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.dispatch.Engine;
 import dev.weir.dispatch.WeirRuntime;
+import dev.weir.concurrency.AdmissionGauge;
+import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JobState;
+import dev.weir.submit.AdmissionControl;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import jakarta.enterprise.context.RequestScoped;
@@ -40,6 +43,9 @@ public class QueuesResource {
 
     @Inject
     WeirRuntime runtime;
+
+    @Inject
+    AdmissionControl admission;
 
     @GET
     public JsonArray list() {
@@ -83,11 +89,13 @@ public class QueuesResource {
                 () -> new ApiError(404, "unknown_queue", "queue '" + name + "' is not configured (see weir.queues)"));
     }
 
-    private record Snapshot(Map<String, Map<JobState, Long>> counts, Set<String> paused) {
+    private record Snapshot(Map<String, Map<JobState, Long>> counts, Set<String> paused, Map<String, Long> outstanding) {
     }
 
     private Snapshot snapshot() {
-        return transactor.inNewTransaction(sql -> new Snapshot(JobStore.countsByQueue(sql), JobStore.pausedQueues(sql)));
+        boolean bounded = !admission.bounds().isEmpty();
+        return transactor.inNewTransaction(sql -> new Snapshot(JobStore.countsByQueue(sql), JobStore.pausedQueues(sql),
+                bounded ? AdmissionSlots.outstanding(sql) : Map.of()));
     }
 
     private JsonObject view(QueueSettings q, Snapshot s) {
@@ -106,7 +114,17 @@ public class QueuesResource {
         } else {
             b.add("capacity", capacity(capacity.report()));
         }
-        b.addNull("admission");
+        AdmissionGauge gauge = admission.gauge(q.name()).orElse(null);
+        if (gauge == null) {
+            b.addNull("admission");
+        } else {
+            // Outstanding: the queue's jobs that hold an admission slot and are not terminal (ADR 0011). Refused: on
+            // this instance, since it started.
+            b.add("admission", Json.createObjectBuilder()
+                    .add("maxPending", gauge.limit())
+                    .add("outstanding", s.outstanding().getOrDefault(q.name(), 0L))
+                    .add("refused", gauge.refusals()));
+        }
         return b.build();
     }
 

@@ -9,6 +9,12 @@ import java.util.List;
  *
  * <p>Every method validates before it writes: an unknown queue throws {@link UnknownQueueException}, bad
  * options or arguments throw {@link InvalidJobException}; in both cases nothing is stored.
+ *
+ * <p>A queue with {@code weir.queue.<q>.max-pending} set admits a submission only if its outstanding jobs (scheduled,
+ * available, running, retryable) plus the new ones stay within that bound; otherwise nothing is stored, at once.
+ * The {@code trySubmit} methods answer that as an {@link Admission}; {@code submit} and {@code submitAll} throw
+ * {@link QueueFullException} carrying the same facts. Neither ever waits for room, nor for another submitter's
+ * transaction. A submission that rolls back gives its room back when it rolls back.
  */
 public interface JobSubmitter {
 
@@ -17,7 +23,11 @@ public interface JobSubmitter {
         return submit(kind, args, JobOptions.defaults());
     }
 
-    /** Submits one job; returns its id. */
+    /**
+     * Submits one job; returns its id.
+     *
+     * @throws QueueFullException when the job's queue is bounded and has no room; nothing is stored
+     */
     <A> long submit(JobKind<A> kind, A args, JobOptions options);
 
     /**
@@ -26,6 +36,30 @@ public interface JobSubmitter {
      */
     long submitJson(String kind, String argsJson, JobOptions options);
 
-    /** Submits every job of the list, all or nothing, in one statement; returns the ids in the list's order. */
+    /**
+     * Submits every job of the list, all or nothing, in one statement per bounded queue (one in all when no queue
+     * of the list is bounded); returns the ids in the list's order.
+     *
+     * @throws QueueFullException when a bounded queue has no room for its share of the list; nothing is stored
+     */
     List<Long> submitAll(List<? extends JobRequest<?>> requests);
+
+    /** Like {@link #submit(JobKind, Object)}, but a full queue is an answer, not an exception. */
+    default <A> Admission trySubmit(JobKind<A> kind, A args) {
+        return trySubmit(kind, args, JobOptions.defaults());
+    }
+
+    /** Like {@link #submit(JobKind, Object, JobOptions)}, but a full queue is an answer, not an exception. */
+    default <A> Admission trySubmit(JobKind<A> kind, A args, JobOptions options) {
+        return trySubmitAll(List.of(JobRequest.of(kind, args, options)));
+    }
+
+    /** Like {@link #submitJson(String, String, JobOptions)}, but a full queue is an answer, not an exception. */
+    Admission trySubmitJson(String kind, String argsJson, JobOptions options);
+
+    /**
+     * Like {@link #submitAll(List)}, but a full queue is an answer, not an exception: admitted with every id, or
+     * refused with nothing stored.
+     */
+    Admission trySubmitAll(List<? extends JobRequest<?>> requests);
 }

@@ -119,6 +119,10 @@ public final class SettingsReader {
             throw new InvalidConfigurationException("UNKNOWN_CRON_QUEUE",
                     prefix + "queue = " + queue + " (must be one of weir.queues)");
         }
+        if (queues.stream().anyMatch(q -> q.name().equals(queue) && q.maxPending().isPresent())) {
+            throw new InvalidConfigurationException("CRON_QUEUE_BOUNDED", prefix + "queue = " + queue
+                    + " (a periodic job cannot go to a queue with max-pending yet)");
+        }
         String args = value(prefix + "args").orElse("{}");
         try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(args))) {
             reader.readObject();

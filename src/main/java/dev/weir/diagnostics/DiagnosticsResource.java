@@ -2,6 +2,7 @@ package dev.weir.diagnostics;
 
 import dev.weir.admin.ApiError;
 import dev.weir.admin.JobRequestParser;
+import dev.weir.api.Admission;
 import dev.weir.api.JobSubmitter;
 import dev.weir.config.WeirConfiguration;
 import jakarta.annotation.Resource;
@@ -9,6 +10,7 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import jakarta.transaction.UserTransaction;
@@ -24,7 +26,10 @@ import java.io.StringReader;
  *
  * <p>{@code POST /api/diagnostics/transactional-submit {"job": {…}, "rollback": bool}} submits one job through the
  * injected {@link JobSubmitter} inside a JTA transaction that it then commits or rolls back, exactly as an
- * application would: the answer's id must be readable after a commit and unknown after a rollback.
+ * application would: the answer's id must be readable after a commit and unknown after a rollback. With
+ * {@code "try": true} it uses {@link JobSubmitter#trySubmitJson} and answers {@code {"admitted", "id"?, "committed",
+ * "queue"?, "outstanding"?, "limit"?, "retryAfterSeconds"?}}: a refusal is an answer, and the transaction around it
+ * still commits (or rolls back, as asked).
  */
 @Path("diagnostics")
 @RequestScoped
@@ -53,10 +58,22 @@ public class DiagnosticsResource {
         }
         JobRequestParser.Parsed job = JobRequestParser.parse(request.getOrDefault("job", JsonValue.NULL), "job");
         boolean rollback = request.getBoolean("rollback", false);
+        boolean tryOnly = request.getBoolean("try", false);
         transaction.begin();
-        long id;
+        JsonObjectBuilder answer = Json.createObjectBuilder();
         try {
-            id = submitter.submitJson(job.kind(), job.argsJson(), job.options());
+            if (tryOnly) {
+                Admission a = submitter.trySubmitJson(job.kind(), job.argsJson(), job.options());
+                answer.add("admitted", a.admitted());
+                if (a instanceof Admission.Refused r) {
+                    answer.add("queue", r.queue()).add("outstanding", r.outstanding()).add("limit", r.limit())
+                            .add("retryAfterSeconds", r.retryAfter().toSeconds());
+                } else {
+                    answer.add("id", a.ids().get(0));
+                }
+            } else {
+                answer.add("id", submitter.submitJson(job.kind(), job.argsJson(), job.options()));
+            }
         } catch (RuntimeException e) {
             transaction.rollback();
             throw e;
@@ -66,6 +83,6 @@ public class DiagnosticsResource {
         } else {
             transaction.commit();
         }
-        return Json.createObjectBuilder().add("id", id).add("committed", !rollback).build();
+        return answer.add("committed", !rollback).build();
     }
 }

@@ -4,7 +4,9 @@ import dev.weir.api.JobHandler;
 import dev.weir.concurrency.OverflowPool;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.config.WeirSettings;
+import dev.weir.config.QueueSettings;
 import dev.weir.diagnostics.DiagnosticHandlers;
+import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JtaTransactor;
 import dev.weir.store.Migrator;
 import jakarta.annotation.PostConstruct;
@@ -24,7 +26,9 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -80,6 +84,7 @@ public class WeirRuntime {
         } catch (SQLException e) {
             throw new IllegalStateException("Weir: cannot bring the database schema up to date: " + e.getMessage(), e);
         }
+        reconcileAdmissionSlots(settings);
         List<JobHandler<?>> all = new ArrayList<>();
         handlers.forEach(all::add);
         if (settings.diagnostics()) {
@@ -92,6 +97,26 @@ public class WeirRuntime {
         engine = e;
         LOG.info(() -> "Weir: ready in " + (System.nanoTime() - began) / 1_000_000 + " ms; job kinds "
                 + registry.kinds());
+    }
+
+    /** Gives each bounded queue exactly max-pending admission slots (ADR 0011); the last instance to start wins. */
+    private void reconcileAdmissionSlots(WeirSettings settings) {
+        Map<String, Integer> bounds = new LinkedHashMap<>();
+        for (QueueSettings q : settings.queues()) {
+            q.maxPending().ifPresent(p -> bounds.put(q.name(), p));
+        }
+        try {
+            for (AdmissionSlots.Reconciled r : AdmissionSlots.reconcile(sessionDataSource, bounds)) {
+                if (r.changed()) {
+                    LOG.info(() -> "Weir: queue " + r.queue() + " now has " + r.slots() + " admission slots (had "
+                            + r.slotsBefore() + "); " + r.adopted() + " outstanding jobs submitted without a slot"
+                            + " took one");
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Weir: cannot set up the admission slots of the bounded queues "
+                    + bounds.keySet() + ": " + e.getMessage(), e);
+        }
     }
 
     @PreDestroy

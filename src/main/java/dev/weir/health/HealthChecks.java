@@ -1,9 +1,13 @@
 package dev.weir.health;
 
+import dev.weir.concurrency.AdmissionGauge;
 import dev.weir.concurrency.CapacityReport;
 import dev.weir.concurrency.QueueCapacity;
 import dev.weir.dispatch.Engine;
 import dev.weir.dispatch.WeirRuntime;
+import dev.weir.store.AdmissionSlots;
+import dev.weir.store.JtaTransactor;
+import dev.weir.submit.AdmissionControl;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -23,7 +27,8 @@ import org.eclipse.microprofile.health.Startup;
  * <li>{@code weir-live} (liveness): no dispatcher or maintenance thread has died;</li>
  * <li>{@code weir-database} (readiness): a read-only query answers;</li>
  * <li>{@code weir-dispatchers} (readiness): dispatchers running and the instance not draining;</li>
- * <li>{@code weir-queues} (readiness): each queue's capacity as flat data; a busy or full queue is still UP.</li>
+ * <li>{@code weir-queues} (readiness): each queue's capacity, and a bounded queue's admission, as flat data; a busy
+ * or full queue is still UP.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -31,6 +36,12 @@ public class HealthChecks {
 
     @Inject
     WeirRuntime runtime;
+
+    @Inject
+    AdmissionControl admission;
+
+    @Inject
+    JtaTransactor transactor;
 
     private Optional<Engine> engine() {
         return runtime.engine();
@@ -106,9 +117,31 @@ public class HealthChecks {
                     }
                     b.withData(p + "in-flight", report.inFlight());
                 }
+                if (!admission.bounds().isEmpty()) {
+                    admission(b);
+                }
             });
             return b.build();
         };
+    }
+
+    /** {@code <q>.max-pending}, {@code <q>.outstanding} and {@code <q>.refused} of each bounded queue. */
+    private void admission(HealthCheckResponseBuilder b) {
+        Map<String, Long> outstanding;
+        try {
+            outstanding = transactor.inNewTransaction(AdmissionSlots::outstanding);
+        } catch (RuntimeException e) {
+            // The database check reports an unreachable database; this one stays UP with what it knows.
+            outstanding = null;
+        }
+        for (Map.Entry<String, Integer> q : admission.bounds().entrySet()) {
+            String p = q.getKey() + ".";
+            b.withData(p + "max-pending", q.getValue());
+            if (outstanding != null) {
+                b.withData(p + "outstanding", outstanding.getOrDefault(q.getKey(), 0L));
+            }
+            b.withData(p + "refused", admission.gauge(q.getKey()).map(AdmissionGauge::refusals).orElse(0L));
+        }
     }
 
     private static String rootMessage(Throwable t) {

@@ -30,6 +30,19 @@ public final class JobStore {
         if (jobs.isEmpty()) {
             return List.of();
         }
+        List<Object[]> rows = sql.query(Queries.JOB_INSERT, json(jobs));
+        List<Inserted> inserted = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
+                    Rows.stringAt(row, 2)));
+        }
+        // Identities are drawn in the input's order; RETURNING promises no order.
+        inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
+        return inserted;
+    }
+
+    /** The jobs as the JSON array job_insert.sql and admission_admit.sql take. */
+    static String json(List<NewJob> jobs) {
         StringBuilder json = new StringBuilder(jobs.size() * 96).append('[');
         for (NewJob job : jobs) {
             if (json.length() > 1) {
@@ -47,15 +60,7 @@ public final class JobStore {
             json.append('}');
         }
         json.append(']');
-        List<Object[]> rows = sql.query(Queries.JOB_INSERT, json.toString());
-        List<Inserted> inserted = new ArrayList<>(rows.size());
-        for (Object[] row : rows) {
-            inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
-                    Rows.stringAt(row, 2)));
-        }
-        // Identities are drawn in the input's order; RETURNING promises no order.
-        inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
-        return inserted;
+        return json.toString();
     }
 
     /**

@@ -27,6 +27,18 @@ final class Queries {
     static final String INSTANCE_HEARTBEAT = load("instance_heartbeat");
     static final String INSTANCE_DELETE = load("instance_delete");
     static final String DATABASE_PROBE = load("database_probe");
+    static final String ADMISSION_ADMIT = load("admission_admit");
+    static final String ADMISSION_OUTSTANDING = load("admission_outstanding");
+    static final String ADMISSION_RECENT_FINISHES = load("admission_recent_finishes");
+    static final String ADMISSION_SAVEPOINT = load("admission_savepoint");
+    static final String ADMISSION_ROLLBACK_TO_SAVEPOINT = load("admission_rollback_to_savepoint");
+    static final String ADMISSION_RELEASE_SAVEPOINT = load("admission_release_savepoint");
+    static final String ADMISSION_RECONCILE_LOCK = load("admission_reconcile_lock");
+    static final String ADMISSION_SLOT_STATUS = load("admission_slot_status");
+    static final String ADMISSION_SLOT_LOCK = load("admission_slot_lock");
+    static final String ADMISSION_SLOT_GROW = load("admission_slot_grow");
+    static final String ADMISSION_SLOT_SHRINK = load("admission_slot_shrink");
+    static final String ADMISSION_SLOT_ADOPT = load("admission_slot_adopt");
 
     private Queries() {
     }

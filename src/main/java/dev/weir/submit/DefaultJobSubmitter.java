@@ -1,17 +1,21 @@
 package dev.weir.submit;
 
+import dev.weir.api.Admission;
 import dev.weir.api.InvalidJobException;
 import dev.weir.api.JobOptions;
 import dev.weir.api.JobKind;
 import dev.weir.api.JobRequest;
 import dev.weir.api.JobSubmitter;
+import dev.weir.api.QueueFullException;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.dispatch.ArgsCodec;
 import dev.weir.dispatch.JsonbArgsCodec;
+import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import dev.weir.store.NewJob;
+import dev.weir.store.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -22,9 +26,12 @@ import java.util.List;
 /**
  * The {@link JobSubmitter} applications inject. Joins the caller's JTA transaction (or runs in one of its own):
  * the insert, and the {@code NOTIFY} that wakes the dispatchers, take effect when that transaction commits.
+ *
+ * <p>A bounded queue's jobs are admitted through {@link AdmissionSlots} in that same transaction. A refusal stores
+ * nothing and does not mark the caller's transaction for rollback ({@code dontRollbackOn}): the caller decides.
  */
 @ApplicationScoped
-@Transactional(Transactional.TxType.REQUIRED)
+@Transactional(value = Transactional.TxType.REQUIRED, dontRollbackOn = QueueFullException.class)
 public class DefaultJobSubmitter implements JobSubmitter {
 
     private final ArgsCodec codec = new JsonbArgsCodec();
@@ -37,6 +44,9 @@ public class DefaultJobSubmitter implements JobSubmitter {
 
     @Inject
     Announcer announcer;
+
+    @Inject
+    AdmissionControl admission;
 
     @Override
     public <A> long submit(JobKind<A> kind, A args, JobOptions options) {
@@ -51,18 +61,55 @@ public class DefaultJobSubmitter implements JobSubmitter {
     }
 
     /**
-     * Inserts already-validated jobs in one statement (also used by the REST API); answers each id and state. The
+     * Inserts already-validated jobs (also used by the REST API); answers each id and state in the list's order. The
      * queues that got available jobs are woken when the transaction commits.
+     *
+     * @throws QueueFullException when a bounded queue has no room; nothing is stored
      */
     public List<JobStore.Inserted> insertValidated(List<NewJob> jobs) {
-        List<JobStore.Inserted> inserted = JobStore.insert(transactor.current(), jobs);
-        announcer.afterCommit(inserted.stream().filter(j -> j.state() == JobState.AVAILABLE)
-                .map(JobStore.Inserted::queue).distinct().toList());
-        return inserted;
+        Sql sql = transactor.current();
+        AdmissionSlots.Result result = admit(sql, jobs);
+        if (!result.admitted()) {
+            throw new QueueFullException(admission.refusal(sql, result));
+        }
+        return result.inserted();
+    }
+
+    private AdmissionSlots.Result admit(Sql sql, List<NewJob> jobs) {
+        AdmissionSlots.Result result = AdmissionSlots.insert(sql, jobs, admission.bounds());
+        if (result.admitted()) {
+            announcer.afterCommit(result.inserted().stream().filter(j -> j.state() == JobState.AVAILABLE)
+                    .map(JobStore.Inserted::queue).distinct().toList());
+        }
+        return result;
+    }
+
+    @Override
+    public Admission trySubmitJson(String kind, String argsJson, JobOptions options) {
+        NewJob job = Submissions.validate(configuration.settings(), kind, Submissions.requireObject(argsJson), options,
+                Instant.now());
+        return answer(transactor.current(), List.of(job));
+    }
+
+    @Override
+    public Admission trySubmitAll(List<? extends JobRequest<?>> requests) {
+        return answer(transactor.current(), validate(requests));
+    }
+
+    private Admission answer(Sql sql, List<NewJob> jobs) {
+        AdmissionSlots.Result result = admit(sql, jobs);
+        if (!result.admitted()) {
+            return admission.refusal(sql, result);
+        }
+        return new Admission.Admitted(result.inserted().stream().map(JobStore.Inserted::id).toList());
     }
 
     @Override
     public List<Long> submitAll(List<? extends JobRequest<?>> requests) {
+        return insertValidated(validate(requests)).stream().map(JobStore.Inserted::id).toList();
+    }
+
+    private List<NewJob> validate(List<? extends JobRequest<?>> requests) {
         if (requests.size() > Submissions.MAX_BATCH) {
             throw new InvalidJobException("batch_too_large", "a batch holds at most " + Submissions.MAX_BATCH
                     + " jobs, this one " + requests.size());
@@ -83,6 +130,6 @@ public class DefaultJobSubmitter implements JobSubmitter {
             }
             jobs.add(Submissions.validate(configuration.settings(), r.kind().name(), json, r.options(), now));
         }
-        return insertValidated(jobs).stream().map(JobStore.Inserted::id).toList();
+        return jobs;
     }
 }

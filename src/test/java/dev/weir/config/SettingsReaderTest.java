@@ -130,6 +130,15 @@ class SettingsReaderTest {
     }
 
     @Test
+    void aPeriodicJobCannotGoToABoundedQueueYet() {
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> readWithNames("weir.queue.default.max-pending", "10", "weir.cron.x.schedule", "0 * * * *",
+                        "weir.cron.x.kind", "k"));
+        assertEquals("CRON_QUEUE_BOUNDED", e.code());
+        assertTrue(e.getMessage().contains("weir.cron.x.queue = default"), e.getMessage());
+    }
+
+    @Test
     void aPeriodicJobNameFollowsTheQueueNameRule() {
         InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
                 () -> readWithNames("weir.cron.Bad_Name.schedule", "0 * * * *"));

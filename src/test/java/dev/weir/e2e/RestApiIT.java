@@ -149,7 +149,7 @@ class RestApiIT {
         Server.Reply list = get("/api/queues");
         assertEquals(200, list.status(), list.body());
         JsonArray queues = (JsonArray) list.structure();
-        assertEquals(2, queues.size());
+        assertEquals(4, queues.size());
         JsonObject emails = queues.getJsonObject(1);
         assertEquals("emails", emails.getString("name"));
         JsonObject capacity = emails.getJsonObject("capacity");
@@ -160,7 +160,7 @@ class RestApiIT {
                 "cancelled"}) {
             assertTrue(emails.getJsonObject("counts").containsKey(state), state);
         }
-        assertTrue(emails.isNull("admission"));
+        assertTrue(emails.isNull("admission"), "an unbounded queue has no admission");
         assertEquals(50, get("/api/queues/default").json().getJsonObject("capacity").getInt("maxWorkers"));
         assertError(get("/api/queues/nope"), 404, "unknown_queue");
     }

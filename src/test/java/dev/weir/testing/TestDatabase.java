@@ -52,7 +52,8 @@ public final class TestDatabase implements BeforeEachCallback {
     @Override
     public void beforeEach(ExtensionContext context) throws SQLException {
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
-            s.execute("TRUNCATE weir.jobs, weir.instances, weir.queues, weir.periodic_jobs RESTART IDENTITY");
+            s.execute("TRUNCATE weir.jobs, weir.instances, weir.queues, weir.periodic_jobs, weir.admission_slots "
+                    + "RESTART IDENTITY");
         }
     }
 }

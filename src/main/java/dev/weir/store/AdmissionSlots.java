@@ -1,0 +1,213 @@
+package dev.weir.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+
+/**
+ * Elastic admission in the database (ADR 0011): every bounded queue owns exactly {@code max-pending} rows of
+ * {@code weir.admission_slots}, and each admitted job takes one in the submitting transaction. A slot is free when it
+ * points at no job, at a job that no longer exists, or at a terminal one; so the room comes back by itself on every
+ * path that ends a job, and nothing on the completion path writes here. Stateless; SQL in {@code sql/admission_*}.
+ */
+public final class AdmissionSlots {
+
+    /** Names Weir's slot reconciliation among the database's advisory locks (1: migrations, 2: the leader). */
+    private static final long RECONCILE_LOCK = 0x5765697200000003L;
+    /** The first admission statement looks at this many slots beyond the k it needs. */
+    static final int WINDOW_SLACK = 32;
+
+    private AdmissionSlots() {
+    }
+
+    /**
+     * The answer for a whole submission: every job inserted (in the submission's order), or a refusal naming the
+     * first bounded queue that had no room and how many slots it could have given (at most its share, less than
+     * that).
+     */
+    public record Result(List<JobStore.Inserted> inserted, String refusedQueue, int requested, long available) {
+        public boolean admitted() {
+            return refusedQueue == null;
+        }
+
+        static Result refused(String queue, int requested, long available) {
+            return new Result(List.of(), queue, requested, available);
+        }
+    }
+
+    /**
+     * Inserts {@code jobs} in the current transaction, taking one admission slot per job of a queue in
+     * {@code bounds} (queue → max-pending, which only spreads where submitters start looking); jobs of other queues are inserted as {@link JobStore#insert} does. All or
+     * nothing: when any bounded queue has too few slots free, nothing is stored. Never waits for a lock.
+     *
+     * <p>One statement per bounded queue, plus one for the unbounded rest. A submission spanning several bounded
+     * queues runs inside a savepoint, so that a refusal by the second queue can undo what the first admitted without
+     * touching the rest of the caller's transaction.
+     */
+    public static Result insert(Sql sql, List<NewJob> jobs, Map<String, Integer> bounds) {
+        Map<String, List<Integer>> boundedPositions = new TreeMap<>();
+        List<Integer> freePositions = new ArrayList<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            String q = jobs.get(i).queue();
+            if (bounds.containsKey(q)) {
+                boundedPositions.computeIfAbsent(q, k -> new ArrayList<>()).add(i);
+            } else {
+                freePositions.add(i);
+            }
+        }
+        if (boundedPositions.isEmpty()) {
+            return new Result(JobStore.insert(sql, jobs), null, 0, 0);
+        }
+        JobStore.Inserted[] placed = new JobStore.Inserted[jobs.size()];
+        boolean savepoint = boundedPositions.size() > 1;
+        if (savepoint) {
+            sql.update(Queries.ADMISSION_SAVEPOINT);
+        }
+        for (Map.Entry<String, List<Integer>> q : boundedPositions.entrySet()) {
+            List<NewJob> share = new ArrayList<>(q.getValue().size());
+            q.getValue().forEach(i -> share.add(jobs.get(i)));
+            Result r = admit(sql, q.getKey(), share, bounds.get(q.getKey()));
+            if (!r.admitted()) {
+                if (savepoint) {
+                    sql.update(Queries.ADMISSION_ROLLBACK_TO_SAVEPOINT);
+                }
+                return r;
+            }
+            for (int n = 0; n < share.size(); n++) {
+                placed[q.getValue().get(n)] = r.inserted().get(n);
+            }
+        }
+        if (savepoint) {
+            sql.update(Queries.ADMISSION_RELEASE_SAVEPOINT);
+        }
+        if (!freePositions.isEmpty()) {
+            List<NewJob> rest = new ArrayList<>(freePositions.size());
+            freePositions.forEach(i -> rest.add(jobs.get(i)));
+            List<JobStore.Inserted> inserted = JobStore.insert(sql, rest);
+            for (int n = 0; n < rest.size(); n++) {
+                placed[freePositions.get(n)] = inserted.get(n);
+            }
+        }
+        return new Result(List.of(placed), null, 0, 0);
+    }
+
+    /**
+     * Admits jobs of one bounded queue: one slot each, all or nothing, in one statement (admission_admit.sql).
+     *
+     * <ol>
+     * <li>Look at {@code window} slots ({@code k + 32} at first) in slot order from a random one on, wrapping round,
+     * and keep those that look free in the statement's snapshot. The random start spreads concurrent submitters over
+     * the slots.</li>
+     * <li>Fewer than k: lock nothing.</li>
+     * <li>Otherwise lock k of them with {@code SKIP LOCKED}, re-checking that each still points at the job the snapshot
+     * judged; if k were locked, insert the jobs and point the slots at them. Done.</li>
+     * <li>Not admitted, and the queue has more slots than the window: widen the window fourfold and go again (slots
+     * already locked are this transaction's and are found again). Not admitted with every slot in view: refuse; what
+     * is missing is taken, or held by submissions still in their transactions.</li>
+     * </ol>
+     */
+    public static Result admit(Sql sql, String queue, List<NewJob> jobs, int maxPending) {
+        int k = jobs.size();
+        String json = JobStore.json(jobs);
+        long window = (long) k + WINDOW_SLACK;
+        int start = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
+        while (true) {
+            List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, json, queue, k, window, start);
+            Object[] first = rows.get(0);
+            if (first[0] != null) {
+                List<JobStore.Inserted> inserted = new ArrayList<>(rows.size());
+                for (Object[] row : rows) {
+                    inserted.add(new JobStore.Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
+                            Rows.stringAt(row, 2)));
+                }
+                inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
+                return new Result(inserted, null, 0, 0);
+            }
+            long free = Rows.longAt(first, 3);
+            long taken = Rows.longAt(first, 4);
+            long looked = Rows.longAt(first, 5);
+            if (looked == window) {
+                // The queue has slots beyond the window: free ones may be there.
+                window = window * 4;
+                continue;
+            }
+            return Result.refused(queue, k, free < k ? free : taken);
+        }
+    }
+
+    /** Outstanding jobs holding a slot, per bounded queue; a queue with none is absent. */
+    public static Map<String, Long> outstanding(Sql sql) {
+        Map<String, Long> counts = new HashMap<>();
+        for (Object[] row : sql.query(Queries.ADMISSION_OUTSTANDING)) {
+            counts.put(Rows.stringAt(row, 0), Rows.longAt(row, 1));
+        }
+        return counts;
+    }
+
+    /** Jobs of {@code queue} that reached a terminal state within the last {@code windowMs}, counting at most {@code cap}. */
+    public static long recentFinishes(Sql sql, String queue, long windowMs, int cap) {
+        return Rows.longAt(sql.query(Queries.ADMISSION_RECENT_FINISHES, queue, windowMs, cap).get(0), 0);
+    }
+
+    /** What start-up reconciliation did to one queue's slots. */
+    public record Reconciled(String queue, long slotsBefore, int slots, int adopted) {
+        public boolean changed() {
+            return slotsBefore != slots || adopted > 0;
+        }
+    }
+
+    /**
+     * Makes each bounded queue's slots match its {@code max-pending} (queue → bound): adds slots, or removes the
+     * surplus (free ones first), and gives free slots to outstanding jobs that hold none, so turning the bound on for
+     * a busy queue counts the work it already has. One transaction under an advisory lock: instances that start
+     * together take turns. A queue already in order costs one read and takes no lock on its slots. Queues not in
+     * {@code bounds} are left alone.
+     */
+    public static List<Reconciled> reconcile(DataSource dataSource, Map<String, Integer> bounds) throws SQLException {
+        List<Reconciled> done = new ArrayList<>();
+        if (bounds.isEmpty()) {
+            return done;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                Sql sql = new ConnectionSql(c);
+                sql.query(Queries.ADMISSION_RECONCILE_LOCK, RECONCILE_LOCK);
+                for (Map.Entry<String, Integer> q : new LinkedHashMap<>(bounds).entrySet()) {
+                    done.add(reconcile(sql, q.getKey(), q.getValue()));
+                }
+                c.commit();
+                return done;
+            } catch (RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
+        }
+    }
+
+    private static Reconciled reconcile(Sql sql, String queue, int maxPending) {
+        Object[] status = sql.query(Queries.ADMISSION_SLOT_STATUS, queue).get(0);
+        long before = Rows.longAt(status, 0);
+        boolean orphans = Boolean.TRUE.equals(status[1]);
+        if (before == maxPending && !orphans) {
+            return new Reconciled(queue, before, maxPending, 0);
+        }
+        sql.query(Queries.ADMISSION_SLOT_LOCK, queue);
+        if (before < maxPending) {
+            sql.update(Queries.ADMISSION_SLOT_GROW, queue, maxPending);
+        } else if (before > maxPending) {
+            sql.update(Queries.ADMISSION_SLOT_SHRINK, queue, maxPending);
+        }
+        int adopted = orphans ? Rows.intAt(sql.query(Queries.ADMISSION_SLOT_ADOPT, queue).get(0), 0) : 0;
+        return new Reconciled(queue, before, maxPending, adopted);
+    }
+}

@@ -1,0 +1,85 @@
+-- Admits a batch of jobs of one bounded queue, all or nothing, in the submitter's transaction (ADR 0011):
+-- takes one free admission slot per job and inserts the jobs pointing the slots at them, or, when fewer than k
+-- slots can be had, inserts nothing. Never waits: slots locked by other open transactions are skipped.
+-- ?1: the jobs, as job_insert.sql takes them (every one of queue ?2); ?2: the queue; ?3: k, the number of jobs;
+-- ?4: how many slots to look at, the window (more than k; the caller widens it when it ran out); ?5: the slot to
+-- start at.
+-- Answers one row per inserted job (id, state, queue), or, when refused, one row (null, null, null, free, taken,
+-- looked): free = free-looking slots in the window, taken = slots locked before giving up, looked = slots in the
+-- window (less than ?4 when it held every slot of the queue).
+WITH input AS (
+    SELECT r.*, i.ord
+    FROM jsonb_array_elements(CAST(?1 AS jsonb)) WITH ORDINALITY AS i(job, ord),
+         jsonb_to_record(i.job) AS r(kind text, queue text, args jsonb, priority smallint,
+                                     max_attempts integer, run_at timestamptz)
+),
+-- The window: ?4 slots in slot order from slot ?5 on, wrapping round to the first. The submitter picks ?5 at
+-- random, so concurrent submitters look at different slots instead of all fighting for the same few. Both halves
+-- read the primary key in order; the second runs only when the first falls short.
+window_slots AS (
+    (SELECT slot, job_id
+     FROM weir.admission_slots
+     WHERE queue = ?2
+       AND slot >= ?5
+     ORDER BY slot
+     LIMIT ?4)
+    UNION ALL
+    (SELECT slot, job_id
+     FROM weir.admission_slots
+     WHERE queue = ?2
+       AND slot < ?5
+     ORDER BY slot
+     LIMIT ?4)
+    LIMIT ?4
+),
+-- Those that look free in this statement's snapshot: no job, a job that no longer exists, or a terminal one. Read,
+-- not locked, and computed once however many readers follow.
+candidate AS (
+    SELECT o.slot, o.job_id
+    FROM window_slots AS o
+    LEFT JOIN weir.jobs AS j ON j.id = o.job_id
+    WHERE j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded')
+),
+-- Lock only when at least k slots look free: a refusal for want of room locks nothing, so a refusal inside a
+-- long caller transaction holds no slot.
+enough AS (
+    SELECT count(*) = ?3 AS yes
+    FROM (SELECT 1 FROM candidate LIMIT ?3) AS c
+),
+-- Locks k of them, skipping any another transaction holds. The lock re-checks only the slot row, against the
+-- job_id the snapshot judged: a slot that another submitter took and committed since the snapshot has a new
+-- job_id and drops out. (Re-checking the join instead would be wrong: the re-check keeps the old job row, so a
+-- new job_id would meet no job and look free.)
+taken AS (
+    SELECT s.slot
+    FROM candidate AS c
+    JOIN weir.admission_slots AS s ON s.queue = ?2 AND s.slot = c.slot
+    WHERE s.job_id IS NOT DISTINCT FROM c.job_id
+      AND (SELECT yes FROM enough)
+    LIMIT ?3
+    FOR UPDATE OF s SKIP LOCKED
+),
+inserted AS (
+    INSERT INTO weir.jobs (kind, queue, args, priority, max_attempts, run_at, state)
+    SELECT kind, queue, coalesce(args, '{}'), priority, max_attempts, coalesce(run_at, now()),
+           CASE WHEN run_at IS NULL OR run_at <= now() THEN 'available' ELSE 'scheduled' END
+    FROM input
+    WHERE (SELECT count(*) FROM taken) = ?3
+    ORDER BY ord
+    RETURNING id, state, queue
+),
+assigned AS (
+    UPDATE weir.admission_slots AS s
+    SET job_id      = pair.id,
+        assigned_at = now()
+    FROM (SELECT t.slot, i.id
+          FROM (SELECT slot, row_number() OVER (ORDER BY slot) AS n FROM taken) AS t
+          JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM inserted) AS i USING (n)) AS pair
+    WHERE s.queue = ?2
+      AND s.slot = pair.slot
+)
+SELECT id, state, queue, NULL::bigint AS free, NULL::bigint AS taken, NULL::bigint AS looked
+FROM inserted
+UNION ALL
+SELECT NULL, NULL, NULL, (SELECT count(*) FROM candidate), (SELECT count(*) FROM taken), (SELECT count(*) FROM window_slots)
+WHERE NOT EXISTS (SELECT 1 FROM inserted)

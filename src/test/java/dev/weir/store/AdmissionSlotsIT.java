@@ -1,0 +1,372 @@
+package dev.weir.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.testing.JdbcTransactor;
+import dev.weir.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Elastic admission (ADR 0011) against a real PostgreSQL: the bound, rollback, never waiting, freeing, reconciling. */
+@ExtendWith(TestDatabase.class)
+class AdmissionSlotsIT {
+
+    private static final String OUTSTANDING = "state IN ('scheduled', 'available', 'running', 'retryable')";
+
+    private final JdbcTransactor tx = new JdbcTransactor(TestDatabase.dataSource());
+
+    private static NewJob job(String queue) {
+        return new NewJob("k", queue, "{}", 2, 25, null);
+    }
+
+    private static List<NewJob> jobs(String queue, int n) {
+        List<NewJob> list = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            list.add(job(queue));
+        }
+        return list;
+    }
+
+    /** The bound each queue was given last; admission uses it only to pick where to start looking. */
+    private static final Map<String, Integer> BOUNDS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static void bound(String queue, int maxPending) throws SQLException {
+        BOUNDS.put(queue, maxPending);
+        AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of(queue, maxPending));
+    }
+
+    private static Map<String, Integer> boundOf(String queue) {
+        return Map.of(queue, BOUNDS.getOrDefault(queue, 6));
+    }
+
+    private AdmissionSlots.Result admit(String queue, int n) {
+        return tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs(queue, n), boundOf(queue)));
+    }
+
+    private long slots(String where) {
+        try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM weir.admission_slots WHERE " + where)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A transaction the test holds open on its own connection. */
+    private static final class OpenTransaction implements AutoCloseable {
+        final Connection connection;
+        final Sql sql;
+
+        OpenTransaction() throws SQLException {
+            connection = TestDatabase.dataSource().getConnection();
+            connection.setAutoCommit(false);
+            sql = new ConnectionSql(connection);
+        }
+
+        AdmissionSlots.Result admit(String queue, int n) {
+            return AdmissionSlots.insert(sql, jobs(queue, n), boundOf(queue));
+        }
+
+        void rollback() throws SQLException {
+            connection.rollback();
+        }
+
+        void commit() throws SQLException {
+            connection.commit();
+        }
+
+        @Override
+        public void close() throws SQLException {
+            connection.rollback();
+            connection.close();
+        }
+    }
+
+    private static long timed(Runnable r) {
+        long began = System.nanoTime();
+        r.run();
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+    }
+
+    @Test
+    void theBoundHoldsUnderConcurrentSubmittersWhileJobsComplete() throws Exception {
+        bound("bounded", 50);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong admitted = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
+        AtomicLong completed = new AtomicLong();
+        AtomicLong maxOutstanding = new AtomicLong();
+        AtomicLong samples = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(34);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < 32; t++) {
+            int size = t % 4 == 0 ? 3 : 1;
+            futures.add(pool.submit(() -> {
+                while (!stop.get()) {
+                    AdmissionSlots.Result r = admit("bounded", size);
+                    (r.admitted() ? admitted : refused).addAndGet(r.admitted() ? size : 1);
+                }
+                return null;
+            }));
+        }
+        futures.add(pool.submit(() -> {
+            while (!stop.get()) {
+                List<ClaimedJob> claimed = tx.inNewTransaction(sql -> JobStore.claim(sql, "bounded", 7, "me", 60_000));
+                List<Finish> done = new ArrayList<>();
+                for (ClaimedJob j : claimed) {
+                    done.add(new Finish(j.id(), j.lease(), JobState.COMPLETED, 0, null, false));
+                }
+                completed.addAndGet(tx.inNewTransaction(sql -> JobStore.finish(sql, done)).size());
+            }
+            return null;
+        }));
+        futures.add(pool.submit(() -> {
+            // One connection of its own, so that sampling is not slowed by connecting.
+            try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement()) {
+                while (!stop.get()) {
+                    try (java.sql.ResultSet rs = s.executeQuery(
+                            "SELECT count(*) FROM weir.jobs WHERE queue = 'bounded' AND " + OUTSTANDING)) {
+                        rs.next();
+                        maxOutstanding.accumulateAndGet(rs.getLong(1), Math::max);
+                    }
+                    samples.incrementAndGet();
+                }
+            }
+            return null;
+        }));
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (System.nanoTime() < until) {
+            Thread.sleep(50);
+        }
+        stop.set(true);
+        for (Future<?> f : futures) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertTrue(maxOutstanding.get() <= 50, "outstanding reached " + maxOutstanding.get() + " > 50");
+        assertTrue(samples.get() >= 10, "sampled " + samples.get() + " times");
+        assertTrue(maxOutstanding.get() >= 45, "the queue did fill up: " + maxOutstanding.get());
+        assertTrue(completed.get() > 0 && admitted.get() > 50 + 0, "room came back as jobs completed: admitted "
+                + admitted.get() + ", completed " + completed.get());
+        assertTrue(refused.get() > 0, "some submissions were refused");
+        long outstanding = TestDatabase.countJobs("queue = 'bounded' AND " + OUTSTANDING);
+        assertEquals(outstanding, tx.inNewTransaction(AdmissionSlots::outstanding).getOrDefault("bounded", 0L),
+                "every outstanding job holds a slot");
+        assertEquals(admitted.get(), TestDatabase.countJobs("queue = 'bounded'"), "every admitted job was stored");
+    }
+
+    @Test
+    void aRefusedBatchLeavesNothingBehind() throws Exception {
+        bound("bounded", 5);
+        assertTrue(admit("bounded", 3).admitted());
+        AdmissionSlots.Result refused = admit("bounded", 3);
+        assertFalse(refused.admitted());
+        assertEquals("bounded", refused.refusedQueue());
+        assertEquals(3, refused.requested());
+        assertEquals(2, refused.available());
+        assertEquals(3, TestDatabase.countJobs("true"));
+        assertEquals(3, slots("job_id IS NOT NULL"));
+        assertTrue(admit("bounded", 2).admitted(), "exactly the room left fits");
+        assertFalse(admit("bounded", 1).admitted());
+        assertEquals(5, TestDatabase.countJobs("true"));
+    }
+
+    @Test
+    void aBatchOverSeveralBoundedQueuesIsAllOrNothingAndLeavesTheTransactionUsable() throws Exception {
+        AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("a", 2, "b", 1));
+        Map<String, Integer> bounds = Map.of("a", 2, "b", 1);
+        try (OpenTransaction t = new OpenTransaction()) {
+            AdmissionSlots.Result r = AdmissionSlots.insert(t.sql, List.of(job("a"), job("b"), job("b")), bounds);
+            assertFalse(r.admitted());
+            assertEquals("b", r.refusedQueue());
+            // The transaction goes on: what queue a admitted was undone, other work still commits.
+            JobStore.insert(t.sql, List.of(job("default")));
+            t.commit();
+        }
+        assertEquals(0, TestDatabase.countJobs("queue IN ('a', 'b')"));
+        assertEquals(1, TestDatabase.countJobs("queue = 'default'"));
+        AdmissionSlots.Result ok = tx.inNewTransaction(sql -> AdmissionSlots.insert(sql,
+                List.of(job("b"), job("default"), job("a"), job("a")), bounds));
+        assertTrue(ok.admitted());
+        assertEquals(List.of("b", "default", "a", "a"), ok.inserted().stream().map(JobStore.Inserted::queue).toList(),
+                "answers come in the submission's order");
+        assertFalse(admit("a", 1).admitted());
+        assertFalse(admit("b", 1).admitted());
+    }
+
+    @Test
+    void aRollbackGivesTheRoomBackAtOnce() throws Exception {
+        bound("bounded", 2);
+        try (OpenTransaction open = new OpenTransaction()) {
+            assertTrue(open.admit("bounded", 2).admitted());
+            assertFalse(admit("bounded", 1).admitted(), "the open transaction holds both slots");
+            open.rollback();
+            assertTrue(admit("bounded", 2).admitted(), "the room is back the moment the transaction rolled back");
+        }
+        assertEquals(2, TestDatabase.countJobs("true"));
+    }
+
+    @Test
+    void aSubmitterNeverWaitsForAnotherOnesOpenTransaction() throws Exception {
+        bound("bounded", 3);
+        try (OpenTransaction open = new OpenTransaction()) {
+            assertTrue(open.admit("bounded", 1).admitted());
+            // The other transaction is still open and holds its slot's row lock: these must answer at once.
+            long admitMs = timed(() -> assertTrue(admit("bounded", 2).admitted()));
+            long refuseMs = timed(() -> {
+                AdmissionSlots.Result r = admit("bounded", 1);
+                assertFalse(r.admitted());
+                assertEquals(0, r.available());
+            });
+            assertTrue(admitMs < 2000 && refuseMs < 2000, "answered in " + admitMs + " and " + refuseMs + " ms");
+            open.commit();
+        }
+        assertEquals(3, TestDatabase.countJobs(OUTSTANDING));
+    }
+
+    @Test
+    void aRefusalForWantOfRoomLocksNothingInsideALongTransaction() throws Exception {
+        bound("bounded", 2);
+        try (OpenTransaction open = new OpenTransaction()) {
+            assertFalse(open.admit("bounded", 3).admitted(), "3 never fit in 2");
+            // The refused transaction stays open; it must not sit on the two free slots.
+            assertTrue(admit("bounded", 2).admitted());
+        }
+    }
+
+    /** Claims the queue's one job and writes {@code outcome} for it. */
+    private void claimAndFinish(JobState outcome) {
+        ClaimedJob j = tx.inNewTransaction(sql -> JobStore.claim(sql, "bounded", 1, "me", 60_000)).get(0);
+        assertEquals(Set1.of(j.id()), tx.inNewTransaction(sql -> JobStore.finish(sql,
+                List.of(new Finish(j.id(), j.lease(), outcome, 60_000, "x", false)))));
+    }
+
+    private static final class Set1 {
+        static java.util.Set<Long> of(long id) {
+            return java.util.Set.of(id);
+        }
+    }
+
+    @Test
+    void everyTerminalPathGivesTheRoomBack() throws Exception {
+        bound("bounded", 1);
+        for (JobState terminal : List.of(JobState.COMPLETED, JobState.DISCARDED, JobState.CANCELLED)) {
+            assertTrue(admit("bounded", 1).admitted());
+            assertFalse(admit("bounded", 1).admitted());
+            claimAndFinish(terminal);
+            assertTrue(admit("bounded", 1).admitted(), "room back after " + terminal);
+            tx.inNewTransaction(sql -> sql.update("DELETE FROM weir.jobs WHERE state = 'available'"));
+        }
+        // A failure to retry later keeps the job outstanding, and its slot with it.
+        assertTrue(admit("bounded", 1).admitted());
+        claimAndFinish(JobState.RETRYABLE);
+        assertFalse(admit("bounded", 1).admitted(), "a retryable job still holds its slot");
+        // Deleting the row (retention, an operator) frees it.
+        tx.inNewTransaction(sql -> sql.update("DELETE FROM weir.jobs WHERE state = 'retryable'"));
+        assertTrue(admit("bounded", 1).admitted(), "room back after the row was deleted");
+    }
+
+    @Test
+    void aRescueThatEndsInDiscardGivesTheRoomBack() throws Exception {
+        bound("bounded", 1);
+        List<NewJob> lastAttempt = List.of(new NewJob("k", "bounded", "{}", 2, 1, null));
+        assertTrue(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, lastAttempt, Map.of("bounded", 1)))
+                .admitted());
+        // Claimed by an instance that never writes a heartbeat: the rescuer discards it (its only attempt is spent).
+        tx.inNewTransaction(sql -> JobStore.claim(sql, "bounded", 1, "ghost", 60_000));
+        assertFalse(admit("bounded", 1).admitted(), "a running job holds its slot");
+        assertEquals(JobState.DISCARDED, tx.inNewTransaction(sql -> JobStore.rescue(sql, 1, 1, 10)).values()
+                .iterator().next());
+        assertTrue(admit("bounded", 1).admitted());
+    }
+
+    @Test
+    void aRescueThatMakesTheJobAvailableKeepsItsSlot() throws Exception {
+        bound("bounded", 1);
+        assertTrue(admit("bounded", 1).admitted());
+        tx.inNewTransaction(sql -> JobStore.claim(sql, "bounded", 1, "ghost", 60_000));
+        assertEquals(JobState.AVAILABLE, tx.inNewTransaction(sql -> JobStore.rescue(sql, 1, 1, 10)).values()
+                .iterator().next());
+        assertFalse(admit("bounded", 1).admitted());
+    }
+
+    @Test
+    void reconciliationGrowsShrinksAndAdoptsExistingWork() throws Exception {
+        // Three jobs submitted while the queue was unbounded.
+        tx.inNewTransaction(sql -> JobStore.insert(sql, jobs("bounded", 3)));
+        List<AdmissionSlots.Reconciled> r = AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("bounded", 5));
+        assertEquals(new AdmissionSlots.Reconciled("bounded", 0, 5, 3), r.get(0));
+        assertEquals(5, slots("queue = 'bounded'"));
+        assertEquals(3, slots("job_id IS NOT NULL"));
+        AdmissionSlots.Result refused = admit("bounded", 3);
+        assertFalse(refused.admitted(), "the adopted jobs count");
+        assertEquals(2, refused.available());
+
+        // Nothing to do: one read, no change.
+        assertFalse(AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("bounded", 5)).get(0).changed());
+
+        // Shrinking removes free slots first.
+        AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("bounded", 4));
+        assertEquals(4, slots("queue = 'bounded'"));
+        assertEquals(3, slots("job_id IS NOT NULL"));
+        assertTrue(admit("bounded", 1).admitted());
+        assertFalse(admit("bounded", 1).admitted());
+
+        // Below the work it has, the queue keeps what it can and refuses until it is under the new bound.
+        AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("bounded", 2));
+        assertEquals(2, slots("queue = 'bounded'"));
+        assertFalse(admit("bounded", 1).admitted());
+
+        // Growing again: the jobs that lost their slot take one back, and the rest is room.
+        AdmissionSlots.Reconciled grown = AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("bounded", 6))
+                .get(0);
+        assertEquals(2, grown.adopted());
+        assertEquals(6, slots("queue = 'bounded'"));
+        assertEquals(4L, tx.inNewTransaction(AdmissionSlots::outstanding).get("bounded"));
+        assertTrue(admit("bounded", 2).admitted());
+        assertFalse(admit("bounded", 1).admitted());
+    }
+
+    @Test
+    void concurrentReconciliationsTakeTurns() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            futures.add(pool.submit(() -> AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("bounded", 40))));
+        }
+        for (Future<?> f : futures) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertEquals(40, slots("queue = 'bounded'"));
+        assertEquals(40, slots("queue = 'bounded' AND slot BETWEEN 1 AND 40"));
+    }
+
+    @Test
+    void theWindowWidensPastSlotsOtherTransactionsHold() throws Exception {
+        int bound = AdmissionSlots.WINDOW_SLACK * 3;
+        bound("bounded", bound);
+        try (OpenTransaction open = new OpenTransaction()) {
+            // More slots held (locked) than the first window can see past.
+            assertTrue(open.admit("bounded", AdmissionSlots.WINDOW_SLACK * 2).admitted());
+            assertTrue(admit("bounded", AdmissionSlots.WINDOW_SLACK).admitted(),
+                    "the free slots beyond the locked ones are found");
+            assertFalse(admit("bounded", 1).admitted());
+        }
+    }
+}
