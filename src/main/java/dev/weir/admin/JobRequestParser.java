@@ -2,10 +2,12 @@ package dev.weir.admin;
 
 import dev.weir.api.InvalidJobException;
 import dev.weir.api.JobOptions;
+import dev.weir.api.Unique;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -17,7 +19,8 @@ import java.util.Set;
  */
 public final class JobRequestParser {
 
-    static final Set<String> FIELDS = Set.of("kind", "queue", "args", "priority", "runAt", "maxAttempts");
+    static final Set<String> FIELDS = Set.of("kind", "queue", "args", "priority", "runAt", "maxAttempts", "unique");
+    static final Set<String> UNIQUE_FIELDS = Set.of("byQueue", "byArgs", "period", "states");
 
     /** One parsed job; {@code argsJson} is a JSON object's text, or null for none. */
     public record Parsed(String kind, String argsJson, JobOptions options) {
@@ -33,7 +36,7 @@ public final class JobRequestParser {
         for (String field : job.keySet()) {
             if (!FIELDS.contains(field)) {
                 throw new InvalidJobException("unknown_field", where + " has an unknown field '" + field
-                        + "' (known: kind, queue, args, priority, runAt, maxAttempts)");
+                        + "' (known: kind, queue, args, priority, runAt, maxAttempts, unique)");
             }
         }
         String kind = string(job, "kind", where);
@@ -68,7 +71,61 @@ public final class JobRequestParser {
         if (runAt != null) {
             options = options.runAt(instant(runAt, where));
         }
+        JsonValue unique = job.get("unique");
+        if (unique != null && unique.getValueType() != JsonValue.ValueType.NULL) {
+            options = options.unique(unique(unique, where));
+        }
         return options;
+    }
+
+    /** {@code {"byQueue"?, "byArgs"?, "period"?, "states"?}} (DESIGN §7a). */
+    private static Unique unique(JsonValue value, String where) {
+        if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new InvalidJobException("invalid_unique", where + ": unique must be an object");
+        }
+        JsonObject u = value.asJsonObject();
+        for (String field : u.keySet()) {
+            if (!UNIQUE_FIELDS.contains(field)) {
+                throw new InvalidJobException("invalid_unique", where + ": unique has an unknown field '" + field
+                        + "' (known: byQueue, byArgs, period, states)");
+            }
+        }
+        Duration period = null;
+        String periodText = string(u, "period", where + ": unique");
+        if (periodText != null) {
+            try {
+                period = Duration.parse(periodText);
+            } catch (DateTimeParseException e) {
+                throw new InvalidJobException("invalid_unique", where + ": unique.period must be an ISO-8601 duration "
+                        + "such as PT1H, was '" + periodText + "'");
+            }
+        }
+        Set<String> states = null;
+        JsonValue rawStates = u.get("states");
+        if (rawStates != null && rawStates.getValueType() != JsonValue.ValueType.NULL) {
+            if (rawStates.getValueType() != JsonValue.ValueType.ARRAY) {
+                throw new InvalidJobException("invalid_unique", where + ": unique.states must be an array of states");
+            }
+            states = new java.util.HashSet<>();
+            for (JsonValue v : rawStates.asJsonArray()) {
+                if (!(v instanceof JsonString st)) {
+                    throw new InvalidJobException("invalid_unique", where + ": unique.states must hold state names");
+                }
+                states.add(st.getString());
+            }
+        }
+        return new Unique(bool(u, "byQueue", where), bool(u, "byArgs", where), period, states);
+    }
+
+    private static boolean bool(JsonObject u, String field, String where) {
+        JsonValue v = u.get(field);
+        if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
+            return false;
+        }
+        if (v.getValueType() != JsonValue.ValueType.TRUE && v.getValueType() != JsonValue.ValueType.FALSE) {
+            throw new InvalidJobException("invalid_unique", where + ": unique." + field + " must be true or false");
+        }
+        return v.getValueType() == JsonValue.ValueType.TRUE;
     }
 
     private static String args(JsonObject job, String where) {

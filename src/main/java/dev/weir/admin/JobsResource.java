@@ -58,6 +58,11 @@ public class JobsResource {
         JsonValue value = read(body, MAX_BODY_CHARS);
         NewJob job = toNewJob(JobRequestParser.parse(value, "the job"), Instant.now());
         JobStore.Inserted inserted = submitter.insertValidated(List.of(job)).get(0);
+        if (inserted.duplicate()) {
+            // A unique job that exists already: the existing one, not a new one (DESIGN §7a).
+            return Response.ok(Json.createObjectBuilder().add("id", inserted.id())
+                    .add("state", inserted.state().dbName()).add("duplicate", true).build()).build();
+        }
         // Relative to the API root (/api/), so the header reads /api/jobs/<id>.
         return Response.created(URI.create("jobs/" + inserted.id()))
                 .entity(Json.createObjectBuilder().add("id", inserted.id()).add("state", inserted.state().dbName())

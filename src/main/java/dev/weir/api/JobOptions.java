@@ -15,8 +15,9 @@ import java.util.Objects;
  * @param priority    1 (highest) to 4; 2 unless set
  * @param runAt       the earliest time the job may run; {@code null} means now
  * @param maxAttempts attempts before the job is discarded, at least 1; 25 unless set
+ * @param unique      when set, a duplicate submission returns the existing job instead ({@link Unique})
  */
-public record JobOptions(String queue, int priority, Instant runAt, int maxAttempts) {
+public record JobOptions(String queue, int priority, Instant runAt, int maxAttempts, Unique unique) {
 
     public static final String DEFAULT_QUEUE = "default";
     public static final int HIGHEST_PRIORITY = 1;
@@ -24,7 +25,8 @@ public record JobOptions(String queue, int priority, Instant runAt, int maxAttem
     public static final int DEFAULT_PRIORITY = 2;
     public static final int DEFAULT_MAX_ATTEMPTS = 25;
 
-    private static final JobOptions DEFAULTS = new JobOptions(DEFAULT_QUEUE, DEFAULT_PRIORITY, null, DEFAULT_MAX_ATTEMPTS);
+    private static final JobOptions DEFAULTS = new JobOptions(DEFAULT_QUEUE, DEFAULT_PRIORITY, null, DEFAULT_MAX_ATTEMPTS,
+            null);
 
     public JobOptions {
         Objects.requireNonNull(queue, "queue");
@@ -37,20 +39,25 @@ public record JobOptions(String queue, int priority, Instant runAt, int maxAttem
         }
     }
 
+    /** Options without uniqueness. */
+    public JobOptions(String queue, int priority, Instant runAt, int maxAttempts) {
+        this(queue, priority, runAt, maxAttempts, null);
+    }
+
     public static JobOptions defaults() {
         return DEFAULTS;
     }
 
     public JobOptions queue(String queue) {
-        return new JobOptions(queue, priority, runAt, maxAttempts);
+        return new JobOptions(queue, priority, runAt, maxAttempts, unique);
     }
 
     public JobOptions priority(int priority) {
-        return new JobOptions(queue, priority, runAt, maxAttempts);
+        return new JobOptions(queue, priority, runAt, maxAttempts, unique);
     }
 
     public JobOptions runAt(Instant runAt) {
-        return new JobOptions(queue, priority, runAt, maxAttempts);
+        return new JobOptions(queue, priority, runAt, maxAttempts, unique);
     }
 
     /** Runs the job no earlier than {@code delay} from now. */
@@ -61,7 +68,11 @@ public record JobOptions(String queue, int priority, Instant runAt, int maxAttem
         return runAt(Instant.now().plus(delay));
     }
 
+    public JobOptions unique(Unique unique) {
+        return new JobOptions(queue, priority, runAt, maxAttempts, unique);
+    }
+
     public JobOptions maxAttempts(int maxAttempts) {
-        return new JobOptions(queue, priority, runAt, maxAttempts);
+        return new JobOptions(queue, priority, runAt, maxAttempts, unique);
     }
 }

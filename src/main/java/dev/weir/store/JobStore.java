@@ -22,7 +22,34 @@ public final class JobStore {
     }
 
     /** A job just inserted: its id, whether it is available now or scheduled, and its queue. */
-    public record Inserted(long id, JobState state, String queue) {
+    /** A submitted job: new, or for a unique submission possibly the existing one ({@code duplicate}). */
+    public record Inserted(long id, JobState state, String queue, boolean duplicate) {
+
+        public Inserted(long id, JobState state, String queue) {
+            this(id, state, queue, false);
+        }
+    }
+
+    /**
+     * Inserts one unique job, or answers the job that holds its key in its blocking states ({@code duplicate}).
+     * Concurrent submissions of one key on any number of instances store one job; one waits for the other's
+     * transaction to end.
+     */
+    public static Inserted insertUnique(Sql sql, NewJob job) {
+        if (!job.unique()) {
+            throw new IllegalArgumentException("not a unique job");
+        }
+        String states = "{" + String.join(",", job.uniqueStates()) + "}";
+        for (int tries = 0; tries < 5; tries++) {
+            List<Object[]> rows = sql.query(Queries.JOB_INSERT_UNIQUE, json(List.of(job)), job.uniqueKey(), states);
+            if (!rows.isEmpty()) {
+                Object[] r = rows.get(0);
+                return new Inserted(Rows.longAt(r, 0), JobState.fromDb(Rows.stringAt(r, 1)), Rows.stringAt(r, 2),
+                        Boolean.TRUE.equals(r[3]));
+            }
+            // The duplicate committed after this statement's snapshot was taken: look again with a new one.
+        }
+        throw new IllegalStateException("unique key " + job.uniqueKey() + " kept changing hands; try again");
     }
 
     /** Inserts the jobs in one statement; returns them in the list's order. */

@@ -8,5 +8,15 @@ import java.time.Instant;
  * @param argsJson a JSON object (already checked to be one)
  * @param runAt    null for now
  */
-public record NewJob(String kind, String queue, String argsJson, int priority, int maxAttempts, Instant runAt) {
+public record NewJob(String kind, String queue, String argsJson, int priority, int maxAttempts, Instant runAt,
+        String uniqueKey, java.util.List<String> uniqueStates) {
+
+    /** A job with no uniqueness. */
+    public NewJob(String kind, String queue, String argsJson, int priority, int maxAttempts, Instant runAt) {
+        this(kind, queue, argsJson, priority, maxAttempts, runAt, null, null);
+    }
+
+    public boolean unique() {
+        return uniqueKey != null;
+    }
 }

@@ -68,11 +68,26 @@ public class DefaultJobSubmitter implements JobSubmitter {
      */
     public List<JobStore.Inserted> insertValidated(List<NewJob> jobs) {
         Sql sql = transactor.current();
+        if (jobs.stream().anyMatch(NewJob::unique)) {
+            return insertUnique(sql, jobs);
+        }
         AdmissionSlots.Result result = admit(sql, jobs);
         if (!result.admitted()) {
             throw new QueueFullException(admission.refusal(sql, result));
         }
         return result.inserted();
+    }
+
+    /** A unique job is submitted alone (never to a bounded queue, which validation refuses). */
+    private List<JobStore.Inserted> insertUnique(Sql sql, List<NewJob> jobs) {
+        if (jobs.size() > 1) {
+            throw new InvalidJobException("invalid_unique", "a unique job is submitted alone, not in a batch");
+        }
+        JobStore.Inserted job = JobStore.insertUnique(sql, jobs.get(0));
+        if (!job.duplicate() && job.state() == JobState.AVAILABLE) {
+            announcer.afterCommit(List.of(job.queue()));
+        }
+        return List.of(job);
     }
 
     private AdmissionSlots.Result admit(Sql sql, List<NewJob> jobs) {
@@ -97,6 +112,9 @@ public class DefaultJobSubmitter implements JobSubmitter {
     }
 
     private Admission answer(Sql sql, List<NewJob> jobs) {
+        if (jobs.stream().anyMatch(NewJob::unique)) {
+            return new Admission.Admitted(insertUnique(sql, jobs).stream().map(JobStore.Inserted::id).toList());
+        }
         AdmissionSlots.Result result = admit(sql, jobs);
         if (!result.admitted()) {
             return admission.refusal(sql, result);

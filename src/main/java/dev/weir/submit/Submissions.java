@@ -59,7 +59,15 @@ public final class Submissions {
             throw new InvalidJobException("invalid_run_at", "runAt must lie within " + MAX_RUN_AT_DISTANCE.toDays()
                     + " days of now, was " + runAt);
         }
-        return new NewJob(kind, options.queue(), argsJson, options.priority(), options.maxAttempts(), runAt);
+        if (options.unique() == null) {
+            return new NewJob(kind, options.queue(), argsJson, options.priority(), options.maxAttempts(), runAt);
+        }
+        if (settings.queue(options.queue()).orElseThrow().maxPending().isPresent()) {
+            throw new InvalidJobException("invalid_unique", "unique jobs cannot go to a bounded queue (max-pending) "
+                    + "yet: " + options.queue());
+        }
+        return new NewJob(kind, options.queue(), argsJson, options.priority(), options.maxAttempts(), runAt,
+                UniqueKey.of(options.unique(), kind, options.queue(), argsJson, now), options.unique().sortedStates());
     }
 
     /**

@@ -80,6 +80,30 @@ class RestApiIT {
     }
 
     @Test
+    void aUniqueJobIsSubmittedOnceAndTheDuplicateAnswersTheExistingOne() {
+        String runAt = Instant.now().plus(Duration.ofDays(1)).toString();
+        String job = "{\"kind\": \"weir.noop\", \"runAt\": \"" + runAt + "\", \"args\": {\"report\": 7, \"user\": \"ana\"},"
+                + " \"unique\": {\"byArgs\": true, \"period\": \"PT1H\"}}";
+        Server.Reply first = post("/api/jobs", job);
+        assertEquals(201, first.status());
+        // The same arguments in another order and spacing are the same job.
+        Server.Reply again = post("/api/jobs", job.replace("{\"report\": 7, \"user\": \"ana\"}",
+                "{\"user\":\"ana\",\"report\":7}"));
+        assertEquals(200, again.status());
+        assertEquals(first.json().getJsonNumber("id").longValue(), again.json().getJsonNumber("id").longValue());
+        assertTrue(again.json().getBoolean("duplicate"));
+        assertEquals("scheduled", again.json().getString("state"));
+        Server.Reply other = post("/api/jobs", job.replace("\"report\": 7", "\"report\": 8"));
+        assertEquals(201, other.status());
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"unique\": {\"byArgs\": true, "
+                + "\"states\": [\"available\"]}}"), 400, "invalid_unique");
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"unique\": {\"byKind\": true}}"), 400,
+                "invalid_unique");
+        assertError(post("/api/jobs/batch", "[{\"kind\": \"weir.noop\", \"unique\": {}},"
+                + " {\"kind\": \"weir.noop\", \"unique\": {}}]"), 400, "invalid_unique");
+    }
+
+    @Test
     void aBatchIsStoredWholeInOrder() {
         Server.Reply r = post("/api/jobs/batch",
                 "[{\"kind\": \"weir.noop\"}, {\"kind\": \"weir.sleep\", \"args\": {\"ms\": 5}}, {\"kind\": \"weir.noop\", \"queue\": \"emails\"}]");

@@ -328,6 +328,64 @@ class JobStoreIT {
                 count("SELECT extract(epoch FROM next_fire_at)::bigint FROM weir.periodic_jobs"));
     }
 
+    private NewJob uniqueJob(String args, java.util.List<String> states) {
+        String key = dev.weir.submit.UniqueKey.of(dev.weir.api.Unique.sameArgs(), "u", "default", args,
+                java.time.Instant.now());
+        return new NewJob("u", "default", args, 2, 25, null, key, states);
+    }
+
+    @Test
+    void uniqueJobsAreInsertedOnceUnderConcurrencyAndFreedWhenFinished() throws Exception {
+        NewJob job = uniqueJob("{\"n\": 1}", dev.weir.api.Unique.UNFINISHED);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<JobStore.Inserted>> tries = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            tries.add(pool.submit(() -> {
+                go.await();
+                return tx.inNewTransaction(sql -> JobStore.insertUnique(sql, job));
+            }));
+        }
+        go.countDown();
+        Set<Long> ids = new HashSet<>();
+        int fresh = 0;
+        for (Future<JobStore.Inserted> f : tries) {
+            ids.add(f.get().id());
+            fresh += f.get().duplicate() ? 0 : 1;
+        }
+        pool.shutdown();
+        assertEquals(1, fresh, "one insert, seven duplicates");
+        assertEquals(1, ids.size(), "every answer names the same job");
+        long id = ids.iterator().next();
+        assertEquals(1, count("SELECT count(*) FROM weir.jobs WHERE kind = 'u'"));
+        assertTrue(tx.inNewTransaction(sql -> JobStore.insertUnique(sql, uniqueJob("{\"n\": 2}",
+                dev.weir.api.Unique.UNFINISHED))).id() != id, "other args, other key");
+
+        // Finished (outside its states), the key is free again.
+        update("UPDATE weir.jobs SET state = 'completed', finalized_at = now() WHERE id = " + id);
+        JobStore.Inserted again = tx.inNewTransaction(sql -> JobStore.insertUnique(sql, job));
+        assertFalse(again.duplicate());
+        // Unless completed is one of its states.
+        NewJob once = uniqueJob("{\"n\": 3}", java.util.List.of("scheduled", "available", "running", "retryable",
+                "completed"));
+        long first = tx.inNewTransaction(sql -> JobStore.insertUnique(sql, once)).id();
+        update("UPDATE weir.jobs SET state = 'completed', finalized_at = now() WHERE id = " + first);
+        JobStore.Inserted dup = tx.inNewTransaction(sql -> JobStore.insertUnique(sql, once));
+        assertTrue(dup.duplicate());
+        assertEquals(first, dup.id());
+        assertEquals(JobState.COMPLETED, dup.state());
+    }
+
+    @Test
+    void aRolledBackUniqueInsertLeavesTheKeyFree() {
+        NewJob job = uniqueJob("{\"n\": 9}", dev.weir.api.Unique.UNFINISHED);
+        assertThrows(IllegalStateException.class, () -> tx.inNewTransaction(sql -> {
+            JobStore.insertUnique(sql, job);
+            throw new IllegalStateException("roll back");
+        }));
+        assertFalse(tx.inNewTransaction(sql -> JobStore.insertUnique(sql, job)).duplicate());
+    }
+
     private boolean progress(long id, long lease, Progress p) {
         return tx.inNewTransaction(sql -> JobStore.progress(sql, id, lease, p));
     }
