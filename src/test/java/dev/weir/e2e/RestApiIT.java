@@ -35,6 +35,7 @@ class RestApiIT {
         assertEquals(25, done.getInt("maxAttempts"));
         assertTrue(!done.isNull("finalizedAt") && !done.isNull("attemptedAt") && !done.isNull("createdAt"));
         assertEquals(0, done.getJsonArray("errors").size());
+        assertTrue(done.containsKey("progress") && done.isNull("progress"), "no progress recorded: " + done);
     }
 
     @Test
