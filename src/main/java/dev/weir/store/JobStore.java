@@ -164,6 +164,32 @@ public final class JobStore {
         sql.update(Queries.PERIODIC_REGISTER, name, schedule, zone, nextFire.getEpochSecond());
     }
 
+    /** A periodic job as stored: its pause, next fire and last fire (null if it never fired). */
+    public record PeriodicState(String name, boolean paused, java.time.Instant nextFire, java.time.Instant lastFire) {
+    }
+
+    /** Every stored periodic job, by name. */
+    public static Map<String, PeriodicState> periodicStates(Sql sql) {
+        Map<String, PeriodicState> states = new LinkedHashMap<>();
+        for (Object[] r : sql.query(Queries.PERIODIC_LIST)) {
+            states.put(Rows.stringAt(r, 0), new PeriodicState(Rows.stringAt(r, 0), Boolean.TRUE.equals(r[1]),
+                    java.time.Instant.ofEpochSecond(Rows.longAt(r, 2)),
+                    r[3] == null ? null : java.time.Instant.ofEpochSecond(Rows.longAt(r, 3))));
+        }
+        return states;
+    }
+
+    /** Pauses or resumes a periodic job; false if the database does not know it. */
+    public static boolean setPeriodicPaused(Sql sql, String name, boolean paused) {
+        return sql.update(Queries.PERIODIC_SET_PAUSED, name, paused) == 1;
+    }
+
+    /** Submits one job of a periodic job now, off its schedule; empty if the database does not know it. */
+    public static Optional<Long> runPeriodicNow(Sql sql, String name, String kind, String queue, String argsJson) {
+        List<Object[]> rows = sql.query(Queries.PERIODIC_RUN_NOW, name, kind, queue, argsJson);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(Rows.longAt(rows.get(0), 0));
+    }
+
     /** Periodic jobs due now and not paused: name → the due fire (epoch seconds). */
     public static Map<String, Long> duePeriodic(Sql sql) {
         Map<String, Long> due = new LinkedHashMap<>();

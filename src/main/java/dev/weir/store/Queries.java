@@ -20,6 +20,9 @@ final class Queries {
     static final String PERIODIC_REGISTER = load("periodic_register");
     static final String PERIODIC_DUE = load("periodic_due");
     static final String PERIODIC_FIRE = load("periodic_fire");
+    static final String PERIODIC_LIST = load("periodic_list");
+    static final String PERIODIC_SET_PAUSED = load("periodic_set_paused");
+    static final String PERIODIC_RUN_NOW = load("periodic_run_now");
     static final String JOB_RESCUE = load("job_rescue");
     static final String JOB_GET = load("job_get");
     static final String QUEUE_COUNTS = load("queue_counts");

@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -102,6 +103,31 @@ class RestApiIT {
                 "invalid_unique");
         assertError(post("/api/jobs/batch", "[{\"kind\": \"weir.noop\", \"unique\": {}},"
                 + " {\"kind\": \"weir.noop\", \"unique\": {}}]"), 400, "invalid_unique");
+    }
+
+    @Test
+    void periodicJobsAreListedPausedResumedAndRunNow() {
+        Server.Reply all = get("/api/periodic");
+        assertEquals(200, all.status(), all.body());
+        JsonArray periodic = Json.createReader(new java.io.StringReader(all.body())).readArray();
+        assertEquals(1, periodic.size(), all.body());
+        JsonObject listed = periodic.getJsonObject(0);
+        assertEquals("new-year", listed.getString("name"));
+        assertEquals("0 0 1 1 *", listed.getString("schedule"));
+        assertEquals("Europe/Paris", listed.getString("timeZone"));
+        assertTrue(listed.getString("nextFireAt").endsWith("-01-01T00:00:00Z")
+                || listed.getString("nextFireAt").endsWith("-12-31T23:00:00Z"), listed.getString("nextFireAt"));
+        assertEquals(false, listed.getBoolean("paused"));
+
+        assertEquals(204, post("/api/periodic/new-year/pause", "").status());
+        assertTrue(get("/api/periodic/new-year").json().getBoolean("paused"));
+        Server.Reply run = post("/api/periodic/new-year/run", "");
+        assertEquals(201, run.status(), run.body());
+        awaitState(run.json().getJsonNumber("id").longValue(), "completed");
+        assertTrue(!get("/api/periodic/new-year").json().isNull("lastFireAt"));
+        assertEquals(204, post("/api/periodic/new-year/resume", "").status());
+        assertEquals(false, get("/api/periodic/new-year").json().getBoolean("paused"));
+        assertError(post("/api/periodic/nope/run", ""), 404, "unknown_periodic_job");
     }
 
     @Test
