@@ -87,18 +87,30 @@ public final class SettingsReader {
             if (key.startsWith("weir.cron.") && key.endsWith(".schedule")) {
                 name = key.substring("weir.cron.".length(), key.length() - ".schedule".length());
             } else if (key.startsWith("WEIR_CRON_") && key.endsWith("_SCHEDULE")) {
-                name = key.substring("WEIR_CRON_".length(), key.length() - "_SCHEDULE".length())
-                        .toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+                name = key.substring("WEIR_CRON_".length(), key.length() - "_SCHEDULE".length());
             }
             if (name != null) {
-                if (!QUEUE_NAME.matcher(name).matches()) {
-                    throw new InvalidConfigurationException("INVALID_CRON_NAME",
-                            key + " (the name '" + name + "' must match " + QUEUE_NAME.pattern() + ")");
-                }
-                found.add(name);
+                found.add(cronName(key, name));
             }
         }
         return found;
+    }
+
+    /**
+     * The name a schedule key gives. Configuration sources may list an environment variable's name in another form
+     * (upper case, or with {@code _} or {@code .} for the name's {@code -}): a name that breaks the rule only in that
+     * way is taken in its normal form when its schedule is found under it.
+     */
+    private String cronName(String key, String name) {
+        if (QUEUE_NAME.matcher(name).matches()) {
+            return name;
+        }
+        String normal = name.toLowerCase(java.util.Locale.ROOT).replace('_', '-').replace('.', '-');
+        if (QUEUE_NAME.matcher(normal).matches() && value("weir.cron." + normal + ".schedule").isPresent()) {
+            return normal;
+        }
+        throw new InvalidConfigurationException("INVALID_CRON_NAME",
+                key + " (the name '" + name + "' must match " + QUEUE_NAME.pattern() + ")");
     }
 
     private Periodic periodic(String name, List<QueueSettings> queues) {

@@ -92,14 +92,18 @@ class SettingsReaderTest {
                 "weir.cron.nightly-report.queue", "reports", "weir.cron.nightly-report.args", "{\"full\": true}",
                 "weir.cron.nightly-report.time-zone", "Europe/Paris",
                 // An environment variable's name: its underscores stand for the name's dashes.
-                "WEIR_CRON_CACHE_SWEEP_SCHEDULE", "*/10 * * * * *", "weir.cron.cache-sweep.kind", "cache.sweep");
-        assertEquals(List.of("cache-sweep", "nightly-report"), s.periodic().stream().map(Periodic::name).toList());
+                "WEIR_CRON_CACHE_SWEEP_SCHEDULE", "*/10 * * * * *", "weir.cron.cache-sweep.kind", "cache.sweep",
+                // Some sources list an environment variable as a dotted name: its dots stand for dashes too.
+                "WEIR_CRON_NEW_YEAR_SCHEDULE", "0 0 1 1 *", "weir.cron.new.year.schedule", "0 0 1 1 *",
+                "WEIR_CRON_NEW_YEAR_KIND", "greet");
+        assertEquals(List.of("cache-sweep", "new-year", "nightly-report"),
+                s.periodic().stream().map(Periodic::name).toList());
         Periodic sweep = s.periodic().get(0);
         assertEquals("*/10 * * * * *", sweep.schedule().toString());
         assertEquals("default", sweep.queue());
         assertEquals("{}", sweep.argsJson());
         assertEquals(java.time.ZoneId.of("UTC"), sweep.zone());
-        Periodic nightly = s.periodic().get(1);
+        Periodic nightly = s.periodic().get(2);
         assertEquals("reports", nightly.queue());
         assertEquals(java.time.ZoneId.of("Europe/Paris"), nightly.zone());
         assertEquals("{\"full\": true}", nightly.argsJson());
