@@ -51,6 +51,7 @@ public final class Engine {
     private final Completer completer;
     private final JobRunner runner;
     private final Notifier notifier;
+    private final Broadcaster broadcaster;
     private final Maintenance maintenance;
     private final Map<String, QueueDispatcher> dispatchers = new LinkedHashMap<>();
     private volatile boolean started;
@@ -90,6 +91,7 @@ public final class Engine {
                     parts.threads(), batch));
         }
         this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::wakeAll, parts.threads());
+        this.broadcaster = new Broadcaster(parts.sessionDataSource(), parts.threads());
     }
 
     private static String instanceName() {
@@ -111,6 +113,7 @@ public final class Engine {
         maintenance.registerPeriodic();
         completer.start();
         notifier.start();
+        broadcaster.start();
         maintenance.start();
         dispatchers.values().forEach(QueueDispatcher::start);
         started = true;
@@ -153,6 +156,7 @@ public final class Engine {
             LOG.warning(() -> "Weir: handed back " + left.size() + " jobs that did not finish within " + timeout);
         }
         completer.stop(Duration.ofSeconds(10));
+        broadcaster.stop();
         maintenance.stop();
         try {
             transactor.inNewTransaction(sql -> {
@@ -183,6 +187,15 @@ public final class Engine {
                 }
             }
         }
+    }
+
+    /**
+     * New jobs committed in {@code queues}: wakes this instance's dispatchers at once and tells the other instances
+     * through {@code NOTIFY}, from a thread of its own; the caller never waits for the database.
+     */
+    public void announce(java.util.Collection<String> queues) {
+        queues.forEach(this::wake);
+        broadcaster.announce(queues);
     }
 
     /** Makes the queue's dispatcher on this instance poll now (new jobs are available). */

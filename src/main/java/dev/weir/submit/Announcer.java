@@ -20,7 +20,8 @@ import javax.sql.DataSource;
 
 /**
  * Wakes the dispatchers of queues that got new jobs, once the submitting transaction has committed: this
- * instance's at once, other instances' through {@code NOTIFY} on a connection of its own.
+ * instance's at once, other instances' through {@code NOTIFY}, sent by the engine's broadcaster thread (or, before
+ * the engine has started, on a session connection of its own).
  *
  * <p>Why not {@code NOTIFY} in the submitting transaction: PostgreSQL refuses to {@code PREPARE} a transaction that
  * executed {@code NOTIFY}, so a JTA transaction with a second resource (two-phase commit) would fail. A rolled-back
@@ -73,7 +74,13 @@ public class Announcer {
     }
 
     private void announce(Set<String> queues) {
-        runtime.engine().ifPresent(engine -> queues.forEach(engine::wake));
+        var engine = runtime.engine();
+        if (engine.isPresent()) {
+            // Local wake-ups now; the NOTIFY for other instances goes out from the engine's broadcaster thread, so
+            // this (request) thread neither waits for a session connection nor pays a round trip.
+            engine.get().announce(queues);
+            return;
+        }
         try (Connection c = session.getConnection()) {
             JobStore.announce(new ConnectionSql(c), queues);
         } catch (SQLException | RuntimeException e) {

@@ -422,6 +422,18 @@ class EngineIT {
     }
 
     @Test
+    void anAnnouncementReachesOtherInstancesThroughTheBroadcaster() {
+        Engine announcing = start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("a", 1));
+        Engine serving = start(List.of(new DiagnosticHandlers.Noop()),
+                TestEngine.queue("b", 1).withPollInterval(Duration.ofSeconds(30)));
+        await().atMost(WAIT).until(serving::listening);
+        List<Long> ids = insert("b", "weir.noop", "{}", 2, 1);
+        // The announcing instance has no dispatcher for b: only its NOTIFY can wake the other one before its poll.
+        announcing.announce(List.of("b"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> job(ids.get(0)).state() == JobState.COMPLETED);
+    }
+
+    @Test
     void anExecutorThatRefusesGivesTheJobBackWithoutSpendingAnAttempt() {
         AtomicInteger refusals = new AtomicInteger(3);
         java.util.concurrent.ExecutorService real = java.util.concurrent.Executors.newCachedThreadPool(TestEngine.DAEMONS);

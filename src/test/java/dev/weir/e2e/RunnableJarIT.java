@@ -89,8 +89,12 @@ class RunnableJarIT {
                 JsonObject d = queuesData(s);
                 int l = d.getInt("light.in-flight");
                 int h = d.getInt("heavy.in-flight");
-                assertTrue(l + h <= 12, "in flight " + l + " + " + h + " exceeds the global budget of 12");
-                assertTrue(d.getInt("light.overflow-held") + d.getInt("heavy.overflow-held") <= 11);
+                // The health check reads one queue after the other, so a permit that moves from light to heavy in
+                // between is counted twice: allow that one. (WeightedEngineIT checks the exact bound on the running
+                // rows in the database.)
+                assertTrue(l + h <= 13, "in flight " + l + " + " + h + " exceeds the global budget of 12 by more "
+                        + "than one permit in transit");
+                assertTrue(d.getInt("light.overflow-held") + d.getInt("heavy.overflow-held") <= 12);
                 light += l;
                 heavy += h;
                 Thread.sleep(100);
