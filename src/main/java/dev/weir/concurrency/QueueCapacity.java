@@ -21,6 +21,14 @@ public interface QueueCapacity {
     /** The queue found no job in its last poll: it stops counting as a contender (step 5 of a poll). */
     void clearDemand();
 
+    /**
+     * Whether asking for permits affects other queues (weighted mode: a request makes the queue a contender for the
+     * shared overflow), so that a queue with no work should not ask.
+     */
+    default boolean shared() {
+        return false;
+    }
+
     /** Permits taken and not yet given back. */
     int inFlight();
 

@@ -101,6 +101,12 @@ public final class WeightedCapacity implements QueueCapacity {
         }
     }
 
+    /** A request for overflow makes the queue a contender: it shrinks the other queues' shares. */
+    @Override
+    public boolean shared() {
+        return true;
+    }
+
     /** Forwards to the pool: the queue stops contending for overflow once it holds none. */
     @Override
     public void clearDemand() {

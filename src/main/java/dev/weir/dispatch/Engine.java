@@ -71,7 +71,7 @@ public final class Engine {
         if (settings.weighted()) {
             overflow = parts.overflow() != null ? parts.overflow() : OverflowPool.forSettings(settings);
             // Overflow coming back wakes the queues it would now serve, not only the one that released it.
-            overflow.onCapacityFreed(queues -> queues.forEach(this::wake));
+            overflow.onCapacityFreed(queues -> queues.forEach(this::ring));
         }
         for (QueueSettings q : settings.queues()) {
             QueueCapacity capacity;
@@ -203,6 +203,14 @@ public final class Engine {
         QueueDispatcher d = dispatchers.get(queue);
         if (d != null) {
             d.wake();
+        }
+    }
+
+    /** Makes the queue's dispatcher poll now because shared capacity came back (no sign of new work). */
+    private void ring(String queue) {
+        QueueDispatcher d = dispatchers.get(queue);
+        if (d != null) {
+            d.ring();
         }
     }
 

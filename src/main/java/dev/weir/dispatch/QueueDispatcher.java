@@ -61,6 +61,13 @@ final class QueueDispatcher {
     private volatile boolean stopping;
     /** True while the last poll found no free permit: a permit coming back must then ring. */
     private volatile boolean starved;
+    /** Set by {@link #wake()}: a notification or an announcement says there may be work. */
+    private volatile boolean hinted;
+    /**
+     * Whether the queue may have available jobs, as far as this dispatcher knows: true after a full claim, false
+     * after a claim that found fewer jobs than permits. Only the dispatcher thread touches it.
+     */
+    private boolean mayHaveWork = true;
 
     QueueDispatcher(QueueSettings settings, QueueCapacity capacity, TokenBucket bucket, Transactor transactor,
             JobRunner runner, String instance, ThreadFactory threads, int batchSize) {
@@ -92,8 +99,17 @@ final class QueueDispatcher {
         thread.start();
     }
 
+    /**
+     * Polls soon because shared capacity came back that this queue asked for; says nothing about work, so an idle
+     * queue looks at the index before it asks again.
+     */
+    void ring() {
+        wakeup.ring();
+    }
+
     /** Polls soon: new jobs may be available. */
     void wake() {
+        hinted = true;
         wakeup.ring();
     }
 
@@ -137,6 +153,15 @@ final class QueueDispatcher {
      * full), the time one token takes when the rate limit cut the batch, else the poll interval.
      */
     Duration pollOnce() {
+        boolean hint = hinted;
+        hinted = false;
+        if (capacity.shared() && !hint && !mayHaveWork && !anyAvailable()) {
+            // An idle queue must not ask the shared pool: its request would make it a contender and shrink the busy
+            // queues' shares until it learned, by an empty claim, that it has nothing to do. A cheap look at the
+            // index first; a notification or a full claim skips it.
+            capacity.clearDemand();
+            return settings.pollInterval();
+        }
         // 1. Permits first: a job becomes running only against a permit already held.
         starved = true;
         List<Permit> held = new ArrayList<>(capacity.tryAcquire(batchSize));
@@ -166,6 +191,7 @@ final class QueueDispatcher {
             }
             throw e;
         }
+        mayHaveWork = jobs.size() == permits.size();
         // 4. Give back the permits and tokens the database could not use.
         for (int i = jobs.size(); i < permits.size(); i++) {
             permits.get(i).release();
@@ -184,6 +210,10 @@ final class QueueDispatcher {
             return settings.pollInterval();
         }
         return rateLimited ? tokenInterval() : Duration.ZERO;
+    }
+
+    private boolean anyAvailable() {
+        return transactor.inNewTransaction(sql -> JobStore.anyAvailable(sql, queue()));
     }
 
     private List<ClaimedJob> claim(Sql sql, int limit) {

@@ -101,6 +101,12 @@ public final class JobStore {
         }
     }
 
+    /** Whether {@code queue} has an available job (one probe of the partial index {@code jobs_available}). */
+    public static boolean anyAvailable(Sql sql, String queue) {
+        List<Object[]> rows = sql.query(Queries.JOB_ANY_AVAILABLE, queue);
+        return !rows.isEmpty() && Boolean.TRUE.equals(rows.get(0)[0]);
+    }
+
     /** Claims up to {@code limit} available jobs of {@code queue} for {@code owner}, in priority order. */
     public static List<ClaimedJob> claim(Sql sql, String queue, int limit, String owner, long deadlineMs) {
         List<Object[]> rows = sql.query(Queries.JOB_CLAIM, queue, limit, owner, deadlineMs);

@@ -12,6 +12,7 @@ final class Queries {
     static final String JOB_INSERT_UNIQUE = load("job_insert_unique");
     static final String JOB_ANNOUNCE = load("job_announce");
     static final String JOB_CLAIM = load("job_claim");
+    static final String JOB_ANY_AVAILABLE = load("job_any_available");
     static final String JOB_FINISH = load("job_finish");
     static final String JOB_PROMOTE_DUE = load("job_promote_due");
     static final String JOB_DELETE_FINISHED = load("job_delete_finished");

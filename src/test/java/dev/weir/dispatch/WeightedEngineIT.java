@@ -89,6 +89,28 @@ class WeightedEngineIT {
     }
 
     @Test
+    void idleQueuesDoNotShrinkABusyQueuesShare() {
+        start(weighted(12, queue("busy", 0, 1), queue("idle-1", 0, 1), queue("idle-2", 0, 1), queue("idle-3", 0, 1),
+                queue("idle-4", 0, 1), queue("idle-5", 0, 1)), new DiagnosticHandlers.Sleep());
+        flood("busy", "weir.sleep", "{\"ms\":100}", 600);
+        // Five idle queues poll every 200 ms. Were each poll a request to the pool, the six queues would split it
+        // 2 each; an idle queue that asks nothing leaves the busy one the whole pool.
+        long deadline = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+        long settle = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+        long sum = 0;
+        int samples = 0;
+        while (System.nanoTime() < deadline) {
+            long running = runningByQueue().getOrDefault("busy", 0L);
+            if (System.nanoTime() > settle) {
+                sum += running;
+                samples++;
+            }
+        }
+        double mean = (double) sum / samples;
+        assertTrue(mean >= 9, "the busy queue ran " + mean + " jobs at a time on average, of 12");
+    }
+
+    @Test
     void contendingQueuesSplitTheBudgetByWeightAndNeverExceedIt() {
         start(weighted(12, queue("light", 0, 1), queue("heavy", 0, 3)), new DiagnosticHandlers.Sleep());
         flood("light", "weir.sleep", "{\"ms\":150}", 400);
