@@ -173,7 +173,8 @@ class AdmissionIT {
             assertTrue(max <= 50, "outstanding reached " + max + " > max-pending 50");
             assertTrue(samples >= 20, "sampled " + samples + " times");
             long admitted = tallies.get(0).admitted().get() + tallies.get(1).admitted().get();
-            assertTrue(admitted > 100, "room came back as workers drained: " + admitted + " admitted");
+            // More than the bound admitted in all: jobs finished and their room was taken again.
+            assertTrue(admitted > 50, "room came back as workers drained: " + admitted + " admitted");
             assertTrue(tallies.get(0).admitted().get() > 0 && tallies.get(1).admitted().get() > 0,
                     "both instances admitted work");
             assertTrue(tallies.get(0).refused().get() + tallies.get(1).refused().get() > 0, "the queue was full at times");

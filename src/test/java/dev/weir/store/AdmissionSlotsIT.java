@@ -161,7 +161,7 @@ class AdmissionSlotsIT {
         assertTrue(maxOutstanding.get() <= 50, "outstanding reached " + maxOutstanding.get() + " > 50");
         assertTrue(samples.get() >= 10, "sampled " + samples.get() + " times");
         assertTrue(maxOutstanding.get() >= 45, "the queue did fill up: " + maxOutstanding.get());
-        assertTrue(completed.get() > 0 && admitted.get() > 50 + 0, "room came back as jobs completed: admitted "
+        assertTrue(completed.get() > 0 && admitted.get() > 50, "room came back as jobs completed: admitted "
                 + admitted.get() + ", completed " + completed.get());
         assertTrue(refused.get() > 0, "some submissions were refused");
         long outstanding = TestDatabase.countJobs("queue = 'bounded' AND " + OUTSTANDING);
@@ -252,14 +252,8 @@ class AdmissionSlotsIT {
     /** Claims the queue's one job and writes {@code outcome} for it. */
     private void claimAndFinish(JobState outcome) {
         ClaimedJob j = tx.inNewTransaction(sql -> JobStore.claim(sql, "bounded", 1, "me", 60_000)).get(0);
-        assertEquals(Set1.of(j.id()), tx.inNewTransaction(sql -> JobStore.finish(sql,
+        assertEquals(java.util.Set.of(j.id()), tx.inNewTransaction(sql -> JobStore.finish(sql,
                 List.of(new Finish(j.id(), j.lease(), outcome, 60_000, "x", false)))));
-    }
-
-    private static final class Set1 {
-        static java.util.Set<Long> of(long id) {
-            return java.util.Set.of(id);
-        }
     }
 
     @Test
