@@ -15,9 +15,9 @@ import java.util.stream.Stream;
  * The whole-server benchmark: the PostgreSQL ceiling first, then Weir's scenarios against the same PostgreSQL, one
  * table of figures with their ratios, and the same as JSON. {@code bench/run.sh} builds Weir and starts this.
  *
- * <p>Two servers run, one after the other and never together: a hard-reserved one for every scenario but
- * {@code weighted}, then a weighted one with the same total workers. Both serve the same queues
- * ({@link Scenarios#queues()}), so the only difference between them is the mode.
+ * <p>Servers run one after the other, never together: a hard-reserved one for every scenario but {@code weighted},
+ * then two weighted ones with the same total workers: one serving only the queue {@code default} (the cost of the
+ * mode) and one serving the same queues as the hard-reserved server ({@link Scenarios#queues()}).
  */
 public final class Bench {
 
@@ -70,7 +70,7 @@ public final class Bench {
         List<String> hard = options.scenarios().stream().filter(s -> !s.equals("weighted")).toList();
         if (!hard.isEmpty()) {
             try (BenchDb stats = BenchDb.open(pg.jdbcUrl("postgres"), pg.user(), pg.password());
-                    Running t = start(options, pg, "hard-reserved", work)) {
+                    Running t = start(options, pg, "hard-reserved", "hard-reserved", Scenarios.queues(), work)) {
                 for (String s : hard) {
                     System.out.println("== " + s + " (hard-reserved)");
                     run(report, s, () -> {
@@ -89,9 +89,13 @@ public final class Bench {
             }
         }
         if (options.scenarios().contains("weighted")) {
-            try (Running t = start(options, pg, "weighted", work)) {
-                System.out.println("== weighted");
-                run(report, "weighted", () -> scenarios.weighted(t.target));
+            try (Running t = start(options, pg, "weighted", "weighted-one-queue", List.of(Scenarios.DEFAULT), work)) {
+                System.out.println("== weighted, a server with one queue");
+                run(report, "weighted", () -> scenarios.weightedOneQueue(t.target));
+            }
+            try (Running t = start(options, pg, "weighted", "weighted-many-queues", Scenarios.queues(), work)) {
+                System.out.println("== weighted, a server with the same queues as the hard-reserved one");
+                run(report, "weighted", () -> scenarios.weightedManyQueues(t.target));
             }
         }
 
@@ -132,7 +136,8 @@ public final class Bench {
         }
     }
 
-    private static Running start(Options options, BenchDb.Server pg, String mode, Path work) throws Exception {
+    private static Running start(Options options, BenchDb.Server pg, String mode, String name, List<String> queues,
+            Path work) throws Exception {
         BenchDb db = BenchDb.open(pg.jdbcUrl(options.database()), pg.user(), pg.password());
         db.execute("DROP SCHEMA IF EXISTS weir CASCADE");
         String password = UUID.randomUUID().toString();
@@ -144,23 +149,24 @@ public final class Bench {
         }
         env.put("WEIR_DIAGNOSTICS_ENABLED", "true");
         env.put("WEIR_ADMIN_PASSWORD", password);
-        env.put("WEIR_QUEUES", String.join(",", Scenarios.queues()));
+        env.put("WEIR_QUEUES", String.join(",", queues));
         if (mode.equals("weighted")) {
             env.put("WEIR_GLOBAL_MAX_WORKERS", Integer.toString(options.workers()));
         } else {
-            for (String q : List.of(Scenarios.DEFAULT, Scenarios.ENQUEUE, Scenarios.BOUNDED)) {
-                env.put(queueKey(q, "MAX_WORKERS"), Integer.toString(options.workers()));
+            for (String q : queues) {
+                int workers = Scenarios.EIGHT.contains(q) ? Math.max(1, options.workers() / 8) : options.workers();
+                env.put(queueKey(q, "MAX_WORKERS"), Integer.toString(workers));
             }
-            for (String q : Scenarios.EIGHT) {
-                env.put(queueKey(q, "MAX_WORKERS"), Integer.toString(Math.max(1, options.workers() / 8)));
+            if (queues.contains(Scenarios.BOUNDED)) {
+                env.put(queueKey(Scenarios.BOUNDED, "MAX_PENDING"), Long.toString(options.maxPending()));
             }
-            env.put(queueKey(Scenarios.BOUNDED, "MAX_PENDING"), Long.toString(options.maxPending()));
         }
-        System.out.println("== starting a " + mode + " server on port " + options.port());
+        System.out.println("== starting a " + mode + " server (" + String.join(",", queues) + ") on port "
+                + options.port());
         long t0 = System.nanoTime();
         WeirServer server;
         try {
-            server = WeirServer.start(mode, options.java(), options.jar(), env, options.port(), work.resolve(mode),
+            server = WeirServer.start(name, options.java(), options.jar(), env, options.port(), work.resolve(name),
                     Duration.ofSeconds(180));
         } catch (Exception e) {
             db.close();

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,6 +24,13 @@ import java.util.concurrent.TimeUnit;
  * descendants. {@link #close()} stops the launcher (which stops the server) and then anything of it still alive.
  */
 final class WeirServer implements AutoCloseable {
+
+    /** Servers not yet closed, stopped by a shutdown hook when the harness is interrupted. */
+    private static final Set<WeirServer> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(RUNNING).forEach(WeirServer::close)));
+    }
 
     private final String name;
     private final Process launcher;
@@ -58,6 +67,7 @@ final class WeirServer implements AutoCloseable {
         env.put("WLP_JAR_EXTRACT_ROOT", workDir.resolve("extract").toAbsolutePath().toString());
         env.putAll(settings);
         WeirServer server = new WeirServer(name, pb.start(), log, port);
+        RUNNING.add(server);
         try {
             server.awaitReady(readyWithin);
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -118,6 +128,9 @@ final class WeirServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!RUNNING.remove(this)) {
+            return;
+        }
         List<ProcessHandle> tree = launcher.toHandle().descendants().toList();
         launcher.destroy();
         try {
