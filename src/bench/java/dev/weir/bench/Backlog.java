@@ -69,8 +69,8 @@ final class Backlog {
     }
 
     /**
-     * A drain cut short after {@code capSeconds}: the queues are paused then, the running jobs finish, and the rate
-     * is over the jobs completed by then. For setups so slow that a whole backlog would take minutes.
+     * A drain cut short after {@code capSeconds} (0: never): the queues are paused then, the running jobs finish,
+     * and the rate is over the jobs completed by then. For setups so slow that a whole backlog would take minutes.
      */
     Drained drainFor(List<String> queues, int jobs, int capSeconds) throws Exception {
         return drain(queues, jobs, "{\"kind\":\"weir.noop\"}", () -> { }, capSeconds);

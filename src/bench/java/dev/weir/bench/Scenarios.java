@@ -102,13 +102,14 @@ final class Scenarios {
      * one busy queue while the ten others are idle; both against the weighted server with one queue.
      */
     void weightedManyQueues(Target t) throws Exception {
-        List<Backlog.Drained> eight = rounds(t, EIGHT, options.jobs());
-        // One round, cut after 30 s: with idle queues configured, one busy queue can be slow enough that a whole
-        // backlog would take minutes.
+        // Rounds cut after 30 s, and one round of the busy queue: with idle queues configured, weighted drains can be
+        // slow enough that whole backlogs would take many minutes.
+        List<Backlog.Drained> eight = rounds(t, EIGHT, options.jobs(), 30);
         Backlog.Drained busy = t.backlog().drainFor(List.of(DEFAULT), options.jobs(), 30);
         log("weighted: one busy queue among idle ones: %d jobs in %.2f s = %.0f jobs/s", busy.jobs(), busy.seconds(),
                 busy.rate());
-        report.add(Figure.of("weighted", "drain, weighted, 8 queues sharing the pool", median(eight), "jobs/s")
+        report.add(Figure.of("weighted", "drain, weighted, 8 queues sharing the pool (rounds of at most 30 s)",
+                median(eight), "jobs/s")
                 .against("weighted, the only queue", weightedOneQueue).ratioAtLeast(0.8));
         report.add(Figure.of("weighted", "drain, weighted, 1 busy queue, " + (queues().size() - 1)
                 + " idle queues configured (one round, at most 30 s)", busy.rate(), "jobs/s")
@@ -436,9 +437,14 @@ final class Scenarios {
 
     /** One warm-up drain, then {@code rounds} measured ones. */
     private List<Backlog.Drained> rounds(Target t, List<String> queues, int jobs) throws Exception {
+        return rounds(t, queues, jobs, 0);
+    }
+
+    /** The same, each round cut after {@code capSeconds} unless 0 ({@link Backlog#drainFor}). */
+    private List<Backlog.Drained> rounds(Target t, List<String> queues, int jobs, int capSeconds) throws Exception {
         List<Backlog.Drained> measured = new ArrayList<>();
         for (int r = 0; r <= options.rounds(); r++) {
-            Backlog.Drained d = t.backlog().drain(queues, jobs);
+            Backlog.Drained d = t.backlog().drainFor(queues, jobs, capSeconds);
             log("drain %s %s round %d: %d jobs in %.2f s = %.0f jobs/s, %.1f jobs per claiming transaction, %.1f per outcome batch%s",
                     t.mode(), queues, r, d.jobs(), d.seconds(), d.rate(), d.jobsPerClaim(), d.jobsPerOutcomeBatch(),
                     r == 0 ? " (warm-up)" : "");
