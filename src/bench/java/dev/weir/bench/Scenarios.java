@@ -388,7 +388,7 @@ final class Scenarios {
                         phases[p], b.otherCommits() - a.otherCommits());
             }
         }
-        report.details("cost", details.add("drain", drained.json()).build());
+        report.details("cost", details.add("drained", drained.json()).build());
     }
 
     // ---- heap -----------------------------------------------------------------------------------------------------
