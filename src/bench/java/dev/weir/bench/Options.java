@@ -10,6 +10,8 @@ import java.util.Set;
  * What one run measures and how big it is, from the command line ({@code bench/run.sh --help} lists it).
  *
  * @param scenarios the scenarios to run, in the order they run
+ * @param maxPending the bound of the queue {@code bounded}: 4 × {@code jobs}, at least 100,000, so that nothing the
+ *     scenarios submit is refused (a bounded queue keeps one slot row per unit of its bound)
  * @param ceiling the PostgreSQL ceiling script, or null to run without it (no ratios to the ceiling then)
  * @param java the {@code java} that starts the server (the harness's own); {@code jcmd} is beside it
  */
@@ -40,6 +42,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
               --database=NAME       the benchmark database, whose schema weir is dropped first ($BENCH_DATABASE
                                     or weir_harness)
               --out=FILE            the JSON results (target/bench/results.json)
+              --jar=FILE            the runnable jar to measure (target/weir-server.jar), e.g. another build
             PostgreSQL is reached through PGHOST, PGPORT, PGUSER, PGPASSWORD (default 127.0.0.1:5432, postgres).
             """;
 
@@ -58,6 +61,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
         String dbEnv = System.getenv("BENCH_DATABASE");
         String database = dbEnv == null || dbEnv.isBlank() ? "weir_harness" : dbEnv;
         Path out = Path.of("target/bench/results.json");
+        Path jar = Path.of("target/weir-server.jar");
         Set<String> scenarios = new LinkedHashSet<>();
         for (String arg : args) {
             String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
@@ -84,6 +88,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
                 case "--port" -> port = positive(key, value);
                 case "--database" -> database = value;
                 case "--out" -> out = Path.of(value);
+                case "--jar" -> jar = Path.of(value);
                 case "-h", "--help" -> throw new IllegalArgumentException("");
                 default -> {
                     if (!ALL.contains(arg)) {
@@ -106,8 +111,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         return new Options(List.copyOf(ordered), ceiling, ceilingClients, ceilingSeconds, jobs, workers, rounds,
-                samples, enqueueSeconds, heapJobs, 100_000_000L, port, database, Path.of("target/weir-server.jar"),
-                out, java);
+                samples, enqueueSeconds, heapJobs, Math.max(4L * jobs, 100_000L), port, database, jar, out, java);
     }
 
     private static int positive(String key, String value) {
