@@ -19,7 +19,10 @@ import java.util.List;
  */
 final class Backlog {
 
-    /** What one drain did. Jobs claimed together share {@code attempted_at}, an outcome batch {@code finalized_at}. */
+    /**
+     * What one drain did. Jobs claimed in one transaction share {@code attempted_at} (with renewal, ADR 0013, one
+     * transaction may claim for several queues), and the jobs of one outcome batch share {@code finalized_at}.
+     */
     record Drained(long jobs, double seconds, double jobsPerClaim, double jobsPerOutcomeBatch) {
 
         double rate() {
@@ -27,8 +30,10 @@ final class Backlog {
         }
 
         JsonObject json() {
-            return Json.createObjectBuilder().add("jobs", jobs).add("seconds", seconds).add("jobsPerSecond", Report.json(rate()))
-                    .add("jobsPerClaim", jobsPerClaim).add("jobsPerOutcomeBatch", jobsPerOutcomeBatch).build();
+            return Json.createObjectBuilder().add("jobs", jobs).add("seconds", seconds)
+                    .add("jobsPerSecond", Report.json(rate()))
+                    .add("jobsPerClaimingTransaction", jobsPerClaim)
+                    .add("jobsPerOutcomeBatch", jobsPerOutcomeBatch).build();
         }
     }
 

@@ -445,7 +445,8 @@ final class Scenarios {
         List<Backlog.Drained> measured = new ArrayList<>();
         for (int r = 0; r <= options.rounds(); r++) {
             Backlog.Drained d = t.backlog().drainFor(queues, jobs, capSeconds);
-            log("drain %s %s round %d: %d jobs in %.2f s = %.0f jobs/s, %.1f jobs per claiming transaction, %.1f per outcome batch%s",
+            log("drain %s %s round %d: %d jobs in %.2f s = %.0f jobs/s, %.1f jobs per claiming transaction, %.1f per"
+                    + " outcome batch%s",
                     t.mode(), queues, r, d.jobs(), d.seconds(), d.rate(), d.jobsPerClaim(), d.jobsPerOutcomeBatch(),
                     r == 0 ? " (warm-up)" : "");
             if (r > 0) {
