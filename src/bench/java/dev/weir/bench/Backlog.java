@@ -1,0 +1,187 @@
+package dev.weir.bench;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The drain measurement every throughput scenario shares: a backlog of no-op jobs submitted while its queues are
+ * paused, then how fast the server empties it once they are resumed.
+ *
+ * <p>The rate comes from the jobs' own timestamps, first {@code attempted_at} to last {@code finalized_at}, so
+ * neither the submission nor the harness's polling is part of it; the harness polls only every 250 ms, and through
+ * the partial indexes, so it takes little from the server it measures. Before each round the table is emptied
+ * ({@code TRUNCATE}), so every round starts from the same state as the ceiling's claim cells (a freshly loaded and
+ * vacuumed table), not behind the dead rows of the rounds before it.
+ */
+final class Backlog {
+
+    /**
+     * What one drain did. Jobs claimed in one transaction share {@code attempted_at} (with renewal, ADR 0013, one
+     * transaction may claim for several queues), and the jobs of one outcome batch share {@code finalized_at}.
+     */
+    record Drained(long jobs, double seconds, double jobsPerClaim, double jobsPerOutcomeBatch) {
+
+        double rate() {
+            return jobs / seconds;
+        }
+
+        JsonObject json() {
+            return Json.createObjectBuilder().add("jobs", jobs).add("seconds", seconds)
+                    .add("jobsPerSecond", Report.json(rate()))
+                    .add("jobsPerClaimingTransaction", jobsPerClaim)
+                    .add("jobsPerOutcomeBatch", jobsPerOutcomeBatch).build();
+        }
+    }
+
+    /** Called with the queues paused and the backlog submitted, just before they are resumed. */
+    interface BeforeResume {
+        void run() throws Exception;
+    }
+
+    private final WeirApi api;
+    private final BenchDb db;
+
+    Backlog(WeirApi api, BenchDb db) {
+        this.api = api;
+        this.db = db;
+    }
+
+    /**
+     * Waits until no job is running, then empties the table: the jobs of scenarios that leave a paused queue full
+     * go with it. A job a resumed queue claims meanwhile is dropped too; its outcome then matches no row.
+     */
+    void reset() throws Exception {
+        awaitNoneRunning();
+        db.execute("TRUNCATE weir.jobs");
+    }
+
+    private void awaitNoneRunning() throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (db.count("SELECT count(*) FROM weir.jobs WHERE state = 'running'") > 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("jobs still running after two minutes");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    Drained drain(List<String> queues, int jobs) throws Exception {
+        return drain(queues, jobs, "{\"kind\":\"weir.noop\"}", () -> { }, 0);
+    }
+
+    /**
+     * A drain cut short after {@code capSeconds} (0: never): the queues are paused then, the running jobs finish,
+     * and the rate is over the jobs completed by then. For setups so slow that a whole backlog would take minutes.
+     */
+    Drained drainFor(List<String> queues, int jobs, int capSeconds) throws Exception {
+        return drain(queues, jobs, "{\"kind\":\"weir.noop\"}", () -> { }, capSeconds);
+    }
+
+    /**
+     * Submits {@code jobs} jobs spread evenly over {@code queues} (batches of up to 1000, taking the queues in
+     * turn) while they are paused, resumes them and waits until every job is finished.
+     */
+    Drained drain(List<String> queues, int jobs, String jobJson, BeforeResume beforeResume, int capSeconds)
+            throws Exception {
+        reset();
+        for (String q : queues) {
+            api.pause(q);
+        }
+        int perQueue = jobs / queues.size();
+        int batch = Math.min(1000, perQueue);
+        List<String> bodies = new ArrayList<>();
+        for (String q : queues) {
+            String one = jobJson.substring(0, jobJson.length() - 1) + ",\"queue\":\"" + q + "\"}";
+            String full = "[" + String.join(",", Collections.nCopies(batch, one)) + "]";
+            for (int left = perQueue; left > 0; left -= batch) {
+                bodies.add(left >= batch ? full : "[" + String.join(",", Collections.nCopies(left, one)) + "]");
+            }
+        }
+        // Take the queues in turn, so that no queue's backlog is complete long before another's.
+        List<String> ordered = new ArrayList<>(bodies.size());
+        int batches = (perQueue + batch - 1) / batch;
+        for (int i = 0; i < batches; i++) {
+            for (int q = 0; q < queues.size(); q++) {
+                ordered.add(bodies.get(q * batches + i));
+            }
+        }
+        for (String body : ordered) {
+            api.submitBatch(body);
+        }
+        beforeResume.run();
+        for (String q : queues) {
+            api.resume(q);
+        }
+        boolean cut = false;
+        if (capSeconds > 0) {
+            long end = System.nanoTime() + capSeconds * 1_000_000_000L;
+            while (outstanding(queues) > 0 && System.nanoTime() < end) {
+                Thread.sleep(250);
+            }
+            cut = outstanding(queues) > 0;
+            if (cut) {
+                for (String q : queues) {
+                    api.pause(q);
+                }
+                awaitNoneRunning();
+            }
+        } else {
+            awaitNoneOutstanding(queues, 300_000);
+        }
+        List<Number> r = db.row("""
+                SELECT count(*),
+                       extract(epoch FROM max(finalized_at) - min(attempted_at)),
+                       count(*)::float8 / greatest(count(DISTINCT attempted_at), 1),
+                       count(*)::float8 / greatest(count(DISTINCT finalized_at), 1)
+                FROM weir.jobs
+                WHERE state = 'completed'""");
+        long done = r.get(0).longValue();
+        if (!cut && done != (long) perQueue * queues.size()) {
+            throw new IllegalStateException("submitted " + (long) perQueue * queues.size() + " jobs, " + done
+                    + " completed");
+        }
+        return new Drained(done, r.get(1).doubleValue(), r.get(2).doubleValue(), r.get(3).doubleValue());
+    }
+
+    /**
+     * Waits until the given queues (every queue when empty) hold no unfinished job. Fails when the count has not
+     * moved for a minute, or when {@code maxMillis} pass.
+     */
+    void awaitNoneOutstanding(List<String> queues, long maxMillis) throws Exception {
+        long start = System.nanoTime();
+        long last = -1;
+        long lastChange = start;
+        while (true) {
+            long n = outstanding(queues);
+            if (n == 0) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (n != last) {
+                last = n;
+                lastChange = now;
+            } else if (now - lastChange > 60_000_000_000L) {
+                throw new IllegalStateException(n + " jobs still unfinished after a minute without progress");
+            }
+            if (now - start > maxMillis * 1_000_000L) {
+                throw new IllegalStateException(n + " jobs still unfinished after " + maxMillis / 1000 + " s");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** Unfinished jobs, counted through the partial indexes, so the count costs little however full the table. */
+    long outstanding(List<String> queues) throws SQLException {
+        String[] names = queues.toArray(String[]::new);
+        String filter = names.length == 0 ? "" : " AND queue = ANY (?)";
+        Object[] params = names.length == 0 ? new Object[0] : new Object[] {names, names, names};
+        return db.count("SELECT (SELECT count(*) FROM weir.jobs WHERE state = 'available'" + filter + ")"
+                + " + (SELECT count(*) FROM weir.jobs WHERE state = 'running'" + filter + ")"
+                + " + (SELECT count(*) FROM weir.jobs WHERE state IN ('scheduled', 'retryable')" + filter + ")",
+                params);
+    }
+}

@@ -1,0 +1,488 @@
+package dev.weir.bench;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The scenarios of the benchmark, each a method that measures one thing on a running server and adds its figures to
+ * the report. Throughput scenarios warm up with one round they do not count and report the median of the rounds
+ * they do; where two setups are compared (one queue against eight, admission against none) their rounds alternate
+ * on the same server, so that the machine's other load falls on both alike.
+ */
+final class Scenarios {
+
+    /** The queue every single-queue scenario uses; its permits are {@code workers}. */
+    static final String DEFAULT = "default";
+    /** Kept paused: what is submitted to it stays there until the table is emptied. */
+    static final String ENQUEUE = "enqueue";
+    /** Like {@code default}, with an admission bound large enough never to refuse. */
+    static final String BOUNDED = "bounded";
+    /** Eight queues sharing the load, {@code workers / 8} permits each in hard-reserved mode. */
+    static final List<String> EIGHT = IntStream.rangeClosed(1, 8).mapToObj(i -> "q" + i).toList();
+
+    private static final String NOOP = "{\"kind\":\"weir.noop\"}";
+    private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");
+
+    private final Options options;
+    private final Ceiling ceiling;
+    private final Report report;
+    /** The median one-queue hard-reserved drain of this run, which weighted mode is compared with. */
+    private double hardReservedDrain = Double.NaN;
+    /** The median drain of the weighted server with one queue. */
+    private double weightedOneQueue = Double.NaN;
+    private final JsonObjectBuilder weightedDetails = Json.createObjectBuilder();
+
+    Scenarios(Options options, Ceiling ceiling, Report report) {
+        this.options = options;
+        this.ceiling = ceiling;
+        this.report = report;
+    }
+
+    /** Every setting a server needs besides its mode's: the queues and the database. */
+    static List<String> queues() {
+        List<String> all = new ArrayList<>(List.of(DEFAULT, ENQUEUE, BOUNDED));
+        all.addAll(EIGHT);
+        return all;
+    }
+
+    // ---- drain ------------------------------------------------------------------------------------------------
+
+    /** A backlog of no-op jobs on one queue with {@code workers} permits, compared with the claim+complete cells. */
+    void drain(Target t) throws Exception {
+        List<Backlog.Drained> rounds = rounds(t, List.of(DEFAULT), options.jobs());
+        double rate = median(rounds);
+        if (t.mode().equals("hard-reserved")) {
+            hardReservedDrain = rate;
+        }
+        String name = "drain, " + t.mode() + ", " + options.workers() + " workers, " + options.jobs() + " no-op";
+        report.add(Figure.of("drain", name, rate, "jobs/s")
+                .against("claim+complete k=100", cell(Ceiling.CLAIM_100)).ratioAtLeast(0.8));
+        report.add(Figure.of("drain", name, rate, "jobs/s").against("claim+complete k=10", cell(Ceiling.CLAIM_10)));
+        report.details("drain", Json.createObjectBuilder()
+                .add("mode", t.mode()).add("workers", options.workers()).add("jobs", options.jobs())
+                .add("medianJobsPerSecond", Report.json(rate)).add("rounds", json(rounds))
+                .add("ratioToClaim1", Report.json(rate / cell(Ceiling.CLAIM_1))).build());
+    }
+
+    // ---- weighted -------------------------------------------------------------------------------------------------
+
+    /**
+     * On a weighted server ({@code global-max-workers = workers}) that serves one queue only: the cost of the mode
+     * itself, against the hard-reserved drain of the same run.
+     */
+    void weightedOneQueue(Target t) throws Exception {
+        List<Backlog.Drained> rounds = rounds(t, List.of(DEFAULT), options.jobs());
+        weightedOneQueue = median(rounds);
+        report.add(Figure.of("weighted", "drain, weighted (global " + options.workers() + "), the only queue",
+                weightedOneQueue, "jobs/s").against("hard-reserved drain", hardReservedDrain).ratioAtLeast(0.95));
+        report.add(Figure.of("weighted", "drain, weighted, the only queue", weightedOneQueue, "jobs/s")
+                .against("claim+complete k=100", cell(Ceiling.CLAIM_100)));
+        weightedDetails.add("onlyQueue", json(rounds));
+    }
+
+    /**
+     * On a weighted server with the same eleven queues as the hard-reserved one: eight queues sharing the pool, then
+     * one busy queue while the ten others are idle; both against the weighted server with one queue.
+     */
+    void weightedManyQueues(Target t) throws Exception {
+        // Rounds cut after 30 s, and one round of the busy queue: with idle queues configured, weighted drains can be
+        // slow enough that whole backlogs would take many minutes.
+        List<Backlog.Drained> eight = rounds(t, EIGHT, options.jobs(), 30);
+        Backlog.Drained busy = t.backlog().drainFor(List.of(DEFAULT), options.jobs(), 30);
+        log("weighted: one busy queue among idle ones: %d jobs in %.2f s = %.0f jobs/s", busy.jobs(), busy.seconds(),
+                busy.rate());
+        report.add(Figure.of("weighted", "drain, weighted, 8 queues sharing the pool (rounds of at most 30 s)",
+                median(eight), "jobs/s")
+                .against("weighted, the only queue", weightedOneQueue).ratioAtLeast(0.8));
+        report.add(Figure.of("weighted", "drain, weighted, 1 busy queue, " + (queues().size() - 1)
+                + " idle queues configured (one round, at most 30 s)", busy.rate(), "jobs/s")
+                .against("weighted, the only queue", weightedOneQueue));
+        weightedDetails.add("eightQueues", json(eight)).add("oneBusyAmongIdle", busy.json());
+        report.details("weighted", weightedDetails.build());
+    }
+
+    // ---- many queues ----------------------------------------------------------------------------------------------
+
+    /** Eight queues with {@code workers / 8} permits each against one queue with {@code workers}, alternating. */
+    void manyQueues(Target t) throws Exception {
+        String scenario = "queues";
+        List<Backlog.Drained> one = new ArrayList<>();
+        List<Backlog.Drained> eight = new ArrayList<>();
+        for (int r = 0; r <= options.rounds(); r++) {
+            Backlog.Drained a = t.backlog().drain(List.of(DEFAULT), options.jobs());
+            Backlog.Drained b = t.backlog().drain(EIGHT, options.jobs());
+            log("%s round %d: one queue %.0f jobs/s, eight queues %.0f jobs/s%s", scenario, r,
+                    a.rate(), b.rate(), r == 0 ? " (warm-up)" : "");
+            if (r > 0) {
+                one.add(a);
+                eight.add(b);
+            }
+        }
+        report.add(Figure.of(scenario, "drain, hard-reserved, 8 queues of " + Math.max(1, options.workers() / 8)
+                + " workers", median(eight), "jobs/s")
+                .against("1 queue of " + options.workers(), median(one)).ratioAtLeast(0.8));
+        report.details(scenario, Json.createObjectBuilder()
+                .add("oneQueue", json(one)).add("eightQueues", json(eight)).build());
+    }
+
+    // ---- pickup latency -------------------------------------------------------------------------------------------
+
+    /**
+     * Jobs submitted one at a time, 10–50 ms apart, to an idle server: from the submitting transaction's start
+     * ({@code created_at}) to the claim transaction's start ({@code attempted_at}), both PostgreSQL's clock.
+     */
+    void latency(Target t) throws Exception {
+        t.backlog().reset();
+        t.api().resume(DEFAULT);
+        int warmUp = 20;
+        Histogram submit = new Histogram(3);
+        Long[] ids = new Long[options.samples()];
+        for (int i = -warmUp; i < options.samples(); i++) {
+            long start = System.nanoTime();
+            long id = t.api().submit(NOOP);
+            if (i >= 0) {
+                submit.recordValue((System.nanoTime() - start) / 1000);
+                ids[i] = id;
+            }
+            Thread.sleep(ThreadLocalRandom.current().nextInt(10, 51));
+        }
+        t.backlog().awaitNoneOutstanding(List.of(DEFAULT), 60_000);
+        Histogram pickup = new Histogram(3);
+        for (double micros : t.db().column(
+                "SELECT extract(epoch FROM attempted_at - created_at) * 1e6 FROM weir.jobs WHERE id = ANY (?)",
+                (Object) ids)) {
+            pickup.recordValue(Math.max(0, Math.round(micros)));
+        }
+        if (pickup.getTotalCount() != options.samples()) {
+            throw new IllegalStateException("found " + pickup.getTotalCount() + " of " + options.samples() + " jobs");
+        }
+        String name = "pickup, idle server, " + options.samples() + " jobs";
+        report.add(Figure.of("latency", name + ": p50", ms(pickup, 50), "ms").atMost(5));
+        report.add(Figure.of("latency", name + ": p95", ms(pickup, 95), "ms"));
+        report.add(Figure.of("latency", name + ": p99", ms(pickup, 99), "ms").atMost(25));
+        report.add(Figure.of("latency", name + ": max", pickup.getMaxValue() / 1000.0, "ms"));
+        report.details("latency", Json.createObjectBuilder()
+                .add("samples", options.samples())
+                .add("pickupMs", percentiles(pickup))
+                .add("submitRoundTripMs", percentiles(submit))
+                .build());
+    }
+
+    // ---- enqueue --------------------------------------------------------------------------------------------------
+
+    /** What one enqueue run did: rows per second from their {@code created_at}, and acknowledged jobs per second. */
+    record Enqueued(long rows, double serverRate, double clientRate, long errors) {
+
+        jakarta.json.JsonObject json() {
+            return Json.createObjectBuilder().add("rows", rows).add("serverJobsPerSecond", Report.json(serverRate))
+                    .add("clientJobsPerSecond", Report.json(clientRate)).add("errors", errors).build();
+        }
+    }
+
+    /** 16 concurrent clients submitting single jobs, batches of 100 and batches of 1000, to a paused queue. */
+    void enqueue(Target t) throws Exception {
+        JsonObjectBuilder details = Json.createObjectBuilder();
+        Enqueued single = enqueue(t, ENQUEUE, 1);
+        report.add(Figure.of("enqueue", "single POST /api/jobs, 16 clients", single.serverRate(), "jobs/s")
+                .against("enqueue 1 per commit", cell(Ceiling.ENQUEUE_1)).ratioAtLeast(0.8));
+        details.add("single", single.json());
+        for (int size : new int[] {100, 1000}) {
+            Enqueued batch = enqueue(t, ENQUEUE, size);
+            report.add(Figure.of("enqueue", "batch of " + size + ", 16 clients", batch.serverRate(), "jobs/s")
+                    .against("enqueue 100 per commit", cell(Ceiling.ENQUEUE_100)).ratioAtLeast(0.8));
+            details.add("batch" + size, batch.json());
+        }
+        report.details("enqueue", details.build());
+    }
+
+    /**
+     * {@code clients} threads submit for {@code enqueueSeconds} (after a warm-up of 2 s that is not counted) to
+     * {@code queue}, which is paused so that no worker competes. The server-side rate counts the rows whose
+     * transaction started before the last one did, over the time between the first and the last start.
+     */
+    Enqueued enqueue(Target t, String queue, int batch) throws Exception {
+        String one = "{\"kind\":\"weir.noop\",\"queue\":\"" + queue + "\"}";
+        String body = batch == 1 ? one : "[" + String.join(",", Collections.nCopies(batch, one)) + "]";
+        t.api().pause(queue);
+        load(t, batch, body, Math.min(2, options.enqueueSeconds()));
+        t.backlog().reset();
+        AtomicLong errors = new AtomicLong();
+        long start = System.nanoTime();
+        long acknowledged = load(t, batch, body, options.enqueueSeconds(), errors);
+        double clientSeconds = (System.nanoTime() - start) / 1e9;
+        double span = t.db().row(
+                "SELECT extract(epoch FROM max(created_at) - min(created_at)) FROM weir.jobs WHERE queue = ?", queue)
+                .get(0).doubleValue();
+        long rows = t.db().count("""
+                SELECT count(*) FROM weir.jobs
+                WHERE queue = ? AND created_at < (SELECT max(created_at) FROM weir.jobs WHERE queue = ?)""",
+                queue, queue);
+        t.backlog().reset();
+        Enqueued e = new Enqueued(rows, rows / span, acknowledged / clientSeconds,
+                errors.get());
+        log("enqueue %s, batch %d: %.0f jobs/s server-side, %.0f acknowledged per second, %d errors", queue, batch,
+                e.serverRate(), e.clientRate(), e.errors());
+        return e;
+    }
+
+    private long load(Target t, int batch, String body, int seconds) throws Exception {
+        return load(t, batch, body, seconds, new AtomicLong());
+    }
+
+    private long load(Target t, int batch, String body, int seconds, AtomicLong errors) throws Exception {
+        int clients = 16;
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<Long>> done = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                done.add(pool.submit(() -> {
+                    long jobs = 0;
+                    while (System.nanoTime() < end) {
+                        try {
+                            if (batch == 1) {
+                                t.api().submit(body);
+                            } else {
+                                t.api().submitBatch(body);
+                            }
+                            jobs += batch;
+                        } catch (IOException e) {
+                            if (errors.incrementAndGet() > 100) {
+                                throw e;
+                            }
+                        }
+                    }
+                    return jobs;
+                }));
+            }
+            long total = 0;
+            for (Future<Long> f : done) {
+                total += f.get();
+            }
+            return total;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // ---- admission ------------------------------------------------------------------------------------------------
+
+    /**
+     * A queue with {@code max-pending} far above anything submitted against the same queue without: drains and
+     * single submits, alternating. Skipped when the server does not enforce admission (its queue view says
+     * {@code "admission": null}).
+     */
+    void admission(Target t) throws Exception {
+        if (t.api().queue(BOUNDED).isNull("admission")) {
+            report.skipped("admission", "the server reports no admission bound for a queue configured with"
+                    + " weir.queue." + BOUNDED + ".max-pending (\"admission\": null): it does not enforce it");
+            log("admission: skipped, the server does not know max-pending");
+            return;
+        }
+        List<Backlog.Drained> none = new ArrayList<>();
+        List<Backlog.Drained> bounded = new ArrayList<>();
+        for (int r = 0; r <= options.rounds(); r++) {
+            Backlog.Drained a = t.backlog().drain(List.of(DEFAULT), options.jobs());
+            Backlog.Drained b = t.backlog().drain(List.of(BOUNDED), options.jobs());
+            log("admission round %d: none %.0f jobs/s, bounded %.0f jobs/s%s", r, a.rate(), b.rate(),
+                    r == 0 ? " (warm-up)" : "");
+            if (r > 0) {
+                none.add(a);
+                bounded.add(b);
+            }
+        }
+        report.add(Figure.of("admission", "drain, max-pending " + options.maxPending(), median(bounded), "jobs/s")
+                .against("drain, no bound", median(none)).ratioAtLeast(0.8));
+        Enqueued plain = enqueue(t, ENQUEUE, 1);
+        Enqueued admitted = enqueue(t, BOUNDED, 1);
+        report.add(Figure.of("admission", "single POST /api/jobs, 16 clients, max-pending", admitted.serverRate(),
+                "jobs/s").against("single, no bound", plain.serverRate()).ratioAtLeast(0.8));
+        report.details("admission", Json.createObjectBuilder()
+                .add("maxPending", options.maxPending())
+                .add("drainNone", json(none)).add("drainBounded", json(bounded))
+                .add("singleNone", plain.json()).add("singleBounded", admitted.json()).build());
+    }
+
+    // ---- cost -----------------------------------------------------------------------------------------------------
+
+    /** Counters read from the {@code postgres} database, so that reading them adds nothing to the bench database. */
+    private record Counters(double walLsn, double walBytes, double walRecords, double walFpi, double commits,
+            double otherCommits, double nextXid) {
+
+        static Counters read(BenchDb stats, String database) throws Exception {
+            List<Number> r = stats.row("""
+                    SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0'),
+                           (SELECT wal_bytes FROM pg_stat_wal),
+                           (SELECT wal_records FROM pg_stat_wal),
+                           (SELECT wal_fpi FROM pg_stat_wal),
+                           (SELECT xact_commit FROM pg_stat_database WHERE datname = ?),
+                           (SELECT sum(xact_commit) FROM pg_stat_database WHERE datname <> ?),
+                           pg_snapshot_xmax(pg_current_snapshot())::text::bigint""", database, database);
+            return new Counters(d(r, 0), d(r, 1), d(r, 2), d(r, 3), d(r, 4), d(r, 5), d(r, 6));
+        }
+
+        private static double d(List<Number> r, int i) {
+            return r.get(i).doubleValue();
+        }
+    }
+
+    /**
+     * WAL and commits around one drain of {@code jobs} no-op jobs: while they are submitted (queue paused) and while
+     * they are drained. Server-wide counters, so anything else writing to the same PostgreSQL at the time is counted
+     * too; commits in other databases during each phase are reported beside them as a warning sign. PostgreSQL
+     * publishes a session's statistics up to 10 s after its last transaction, so each phase ends with an 11 s wait.
+     */
+    void cost(Target t, BenchDb stats) throws Exception {
+        String db = options.database();
+        long[] harness = new long[3];
+        Counters[] c = new Counters[3];
+        t.backlog().reset();
+        Thread.sleep(11_000);
+        harness[0] = t.db().statements();
+        c[0] = Counters.read(stats, db);
+        Backlog.Drained drained = t.backlog().drain(List.of(DEFAULT), options.jobs(), NOOP, () -> {
+            Thread.sleep(11_000);
+            harness[1] = t.db().statements();
+            c[1] = Counters.read(stats, db);
+        }, 0);
+        harness[2] = t.db().statements();
+        Thread.sleep(11_000);
+        c[2] = Counters.read(stats, db);
+        double jobs = drained.jobs();
+        JsonObjectBuilder details = Json.createObjectBuilder().add("jobs", drained.jobs());
+        String[] phases = {"submit", "drain"};
+        for (int p = 0; p < 2; p++) {
+            Counters a = c[p];
+            Counters b = c[p + 1];
+            double commits = b.commits() - a.commits() - (harness[p + 1] - harness[p]);
+            details.add(phases[p], Json.createObjectBuilder()
+                    .add("walBytesPerJob", (b.walLsn() - a.walLsn()) / jobs)
+                    .add("pgStatWalBytesPerJob", (b.walBytes() - a.walBytes()) / jobs)
+                    .add("walRecordsPerJob", (b.walRecords() - a.walRecords()) / jobs)
+                    .add("fullPageImages", b.walFpi() - a.walFpi())
+                    .add("commitsPerJob", commits / jobs)
+                    .add("xidsPerJob", (b.nextXid() - a.nextXid()) / jobs)
+                    .add("harnessStatements", harness[p + 1] - harness[p])
+                    .add("commitsInOtherDatabases", b.otherCommits() - a.otherCommits()));
+            report.add(Figure.of("cost", phases[p] + ": WAL per job", (b.walLsn() - a.walLsn()) / jobs, "B/job"));
+            report.add(Figure.of("cost", phases[p] + ": commits per job", commits / jobs, "commits/job"));
+            if (b.otherCommits() - a.otherCommits() > 50) {
+                log("cost, %s: %.0f commits in other databases meanwhile: the WAL figure includes their writes",
+                        phases[p], b.otherCommits() - a.otherCommits());
+            }
+        }
+        report.details("cost", details.add("drained", drained.json()).build());
+    }
+
+    // ---- heap -----------------------------------------------------------------------------------------------------
+
+    /** The server JVM's heap after a full GC, before and after a backlog of {@code heapJobs} jobs drains. */
+    void heap(Target t) throws Exception {
+        long pid = t.server().serverPid();
+        double[] before = heapAfterGc(pid);
+        Backlog.Drained drained = t.backlog().drain(List.of(DEFAULT), options.heapJobs());
+        double[] after = heapAfterGc(pid);
+        report.add(Figure.of("heap", "used after full GC, before the backlog", before[1], "MB"));
+        report.add(Figure.of("heap", "used after full GC, " + options.heapJobs() + " jobs drained", after[1], "MB")
+                .against("before the backlog", before[1]));
+        report.add(Figure.of("heap", "drain of the " + options.heapJobs() + "-job backlog", drained.rate(), "jobs/s")
+                .against("claim+complete k=100", cell(Ceiling.CLAIM_100)));
+        report.details("heap", Json.createObjectBuilder()
+                .add("pid", pid)
+                .add("before", Json.createObjectBuilder().add("committedMb", before[0]).add("usedMb", before[1]))
+                .add("after", Json.createObjectBuilder().add("committedMb", after[0]).add("usedMb", after[1]))
+                .add("drain", drained.json()).build());
+    }
+
+    /** {committed, used} in MB, read with {@code jcmd} right after it asked for a full GC. */
+    private double[] heapAfterGc(long pid) throws Exception {
+        jcmd(pid, "GC.run");
+        String info = jcmd(pid, "GC.heap_info");
+        Matcher m = HEAP.matcher(info);
+        if (!m.find()) {
+            throw new IllegalStateException("no heap figures in jcmd's answer:\n" + info);
+        }
+        return new double[] {Long.parseLong(m.group(1)) / 1024.0, Long.parseLong(m.group(2)) / 1024.0};
+    }
+
+    private String jcmd(long pid, String command) throws Exception {
+        Path jcmd = Path.of(options.java()).resolveSibling("jcmd");
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command).redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("jcmd " + pid + " " + command + " failed:\n" + out);
+        }
+        return out;
+    }
+
+    // ---- shared -----------------------------------------------------------------------------------------------------
+
+    /** One warm-up drain, then {@code rounds} measured ones. */
+    private List<Backlog.Drained> rounds(Target t, List<String> queues, int jobs) throws Exception {
+        return rounds(t, queues, jobs, 0);
+    }
+
+    /** The same, each round cut after {@code capSeconds} unless 0 ({@link Backlog#drainFor}). */
+    private List<Backlog.Drained> rounds(Target t, List<String> queues, int jobs, int capSeconds) throws Exception {
+        List<Backlog.Drained> measured = new ArrayList<>();
+        for (int r = 0; r <= options.rounds(); r++) {
+            Backlog.Drained d = t.backlog().drainFor(queues, jobs, capSeconds);
+            log("drain %s %s round %d: %d jobs in %.2f s = %.0f jobs/s, %.1f jobs per claiming transaction, %.1f per"
+                    + " outcome batch%s",
+                    t.mode(), queues, r, d.jobs(), d.seconds(), d.rate(), d.jobsPerClaim(), d.jobsPerOutcomeBatch(),
+                    r == 0 ? " (warm-up)" : "");
+            if (r > 0) {
+                measured.add(d);
+            }
+        }
+        return measured;
+    }
+
+    private double cell(String name) {
+        OptionalDouble v = ceiling.cell(name);
+        return v.isPresent() ? v.getAsDouble() : Double.NaN;
+    }
+
+    static double median(List<Backlog.Drained> rounds) {
+        double[] rates = rounds.stream().mapToDouble(Backlog.Drained::rate).sorted().toArray();
+        int n = rates.length;
+        return n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+    }
+
+    private static JsonArrayBuilder json(List<Backlog.Drained> rounds) {
+        JsonArrayBuilder a = Json.createArrayBuilder();
+        rounds.forEach(d -> a.add(d.json()));
+        return a;
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    private static JsonObjectBuilder percentiles(Histogram h) {
+        return Json.createObjectBuilder().add("p50", ms(h, 50)).add("p95", ms(h, 95)).add("p99", ms(h, 99))
+                .add("max", h.getMaxValue() / 1000.0).add("mean", h.getMean() / 1000.0).add("count", h.getTotalCount());
+    }
+
+    static void log(String format, Object... args) {
+        System.out.println("  " + String.format(java.util.Locale.ROOT, format, args));
+    }
+}
