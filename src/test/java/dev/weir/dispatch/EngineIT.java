@@ -176,6 +176,33 @@ class EngineIT {
     }
 
     @Test
+    void theRescuerFirstGivesOtherInstancesRescueAfterToCheckIn() throws java.sql.SQLException {
+        // After a database outage every heartbeat is old, the live instances' too: an instance that has just
+        // (re)gained the database must not take them for dead before they could write a fresh one.
+        long id = submit("weir.noop", "{}", 25);
+        tx.inNewTransaction(sql -> {
+            sql.update("INSERT INTO weir.instances (id, heartbeat_at) VALUES ('cut-off', now() - interval '1 hour')");
+            return JobStore.claim(sql, "default", 1, "cut-off", 600_000);
+        });
+        Engine engine = start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("default", 2));
+        await().atMost(WAIT).until(() -> job(id).state() == JobState.COMPLETED);
+        long waitedMs;
+        try (java.sql.Connection c = TestDatabase.dataSource().getConnection();
+                java.sql.PreparedStatement ps = c.prepareStatement("SELECT (extract(epoch FROM "
+                        + "(j.errors->0->>'at')::timestamptz - i.started_at) * 1000)::bigint"
+                        + " FROM weir.jobs j, weir.instances i WHERE j.id = ? AND i.id = ?")) {
+            ps.setLong(1, id);
+            ps.setString(2, engine.instance());
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "the engine's instance row and the job's rescue entry");
+                waitedMs = rs.getLong(1);
+            }
+        }
+        assertTrue(waitedMs >= TestEngine.settings(TestEngine.queue("default", 2)).rescueAfter().toMillis(),
+                "rescued " + waitedMs + " ms after the rescuer started, before rescue-after");
+    }
+
+    @Test
     void anAttemptPastItsDeadlineIsStoppedAndItsPermitReturns() {
         AtomicBoolean sawCancel = new AtomicBoolean();
         JobKind<TestArgs> hang = JobKind.of("test.hang", TestArgs.class);
