@@ -98,14 +98,19 @@ class EngineIT {
         Engine engine = start(List.of(
                 new DiagnosticHandlers.Noop(),
                 handler(THROWS_ERROR, job -> {
-                    throw new StackOverflowError("handler blew its stack");
+                    // Errors a handler may raise itself; none may kill the dispatcher or keep a permit.
+                    switch (job.args().n()) {
+                        case 1: throw new StackOverflowError("handler blew its stack");
+                        case 2: throw new OutOfMemoryError("handler asked for too much");
+                        default: throw new AssertionError("handler broke an invariant");
+                    }
                 }),
                 handler(ALWAYS_FAILS, job -> {
                     throw new IllegalStateException("nope");
                 })), TestEngine.queue("default", 4));
         for (int i = 0; i < 60; i++) {
             submit("weir.noop", "{}", 1);
-            submit(THROWS_ERROR.name(), "{\"n\":1}", 1);
+            submit(THROWS_ERROR.name(), "{\"n\":" + (i % 3 + 1) + "}", 1);
             submit(ALWAYS_FAILS.name(), "{\"n\":1}", 1);
             submit("no.such.kind", "{}", 1);
             submit(ALWAYS_FAILS.name(), "{\"n\":\"not a number\"}", 1);
