@@ -15,6 +15,9 @@ import java.util.List;
  * <li>{@code weir.sleep} {@code {"ms": n}}: sleeps n ms, then completes (stops early when cancelled).</li>
  * <li>{@code weir.fail} {@code {"times": n}}: fails its first n attempts, then completes; n &lt; 0: always fails.</li>
  * <li>{@code weir.hang}: runs until cancelled or past its deadline.</li>
+ * <li>{@code weir.crash}: halts the whole server JVM at once ({@link Runtime#halt}: no shutdown hooks, no drain),
+ * as a process killed with SIGKILL would stop: the poison job of crash tests, which must end {@code discarded} once
+ * rescue has spent its attempts.</li>
  * </ul>
  */
 public final class DiagnosticHandlers {
@@ -23,6 +26,9 @@ public final class DiagnosticHandlers {
     public static final JobKind<SleepArgs> SLEEP = JobKind.of("weir.sleep", SleepArgs.class);
     public static final JobKind<FailArgs> FAIL = JobKind.of("weir.fail", FailArgs.class);
     public static final JobKind<JsonObject> HANG = JobKind.of("weir.hang", JsonObject.class);
+    public static final JobKind<JsonObject> CRASH = JobKind.of("weir.crash", JsonObject.class);
+    /** The exit status of a server halted by {@code weir.crash}. */
+    public static final int CRASH_STATUS = 86;
 
     public record SleepArgs(long ms) {
     }
@@ -34,7 +40,7 @@ public final class DiagnosticHandlers {
     }
 
     public static List<JobHandler<?>> all() {
-        return List.of(new Noop(), new Sleep(), new Fail(), new Hang());
+        return List.of(new Noop(), new Sleep(), new Fail(), new Hang(), new Crash());
     }
 
     public static final class Noop implements JobHandler<JsonObject> {
@@ -91,6 +97,20 @@ public final class DiagnosticHandlers {
                 Thread.sleep(50);
             }
             return Outcome.cancel("weir.hang: stopped when asked");
+        }
+    }
+
+    public static final class Crash implements JobHandler<JsonObject> {
+        @Override
+        public JobKind<JsonObject> kind() {
+            return CRASH;
+        }
+
+        @Override
+        public Outcome handle(JobContext<JsonObject> job) {
+            System.err.println("weir.crash: job " + job.id() + " halts this server (attempt " + job.attempt() + ")");
+            Runtime.getRuntime().halt(CRASH_STATUS);
+            throw new AssertionError("unreachable: the JVM has halted");
         }
     }
 }

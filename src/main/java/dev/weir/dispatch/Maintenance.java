@@ -34,6 +34,11 @@ import javax.sql.DataSource;
  * </ul>
  * The leader is whoever holds a session advisory lock, on a connection kept for that alone: if that connection
  * dies the lock goes with it and another instance takes over at its next tick.
+ *
+ * <p>The rescuer judges other instances dead by the age of their heartbeats, which is only fair once it has itself
+ * been in touch with the database for {@code rescue-after}: right after a database outage (or this instance's own
+ * start) every heartbeat is old, the live instances' included, and they need a moment to write a fresh one. So the
+ * rescuer waits until this instance's heartbeats have succeeded without a break for {@code rescue-after}.
  */
 final class Maintenance {
 
@@ -57,6 +62,9 @@ final class Maintenance {
     private long nextHeartbeat;
     private long nextCleanup;
     private long nextRetention;
+    /** Whether the last heartbeat was written, and since when (nanoTime) they have been written without a break. */
+    private boolean inTouch;
+    private long inTouchSince;
 
     Maintenance(WeirSettings settings, Transactor transactor, DataSource sessionDataSource, String instance,
             Engine engine, ThreadFactory threads) {
@@ -117,7 +125,16 @@ final class Maintenance {
     void tick(long now) {
         safely("heartbeat", () -> {
             if (now - nextHeartbeat >= 0 || engine.draining()) {
-                heartbeat();
+                try {
+                    heartbeat();
+                } catch (RuntimeException e) {
+                    inTouch = false;
+                    throw e;
+                }
+                if (!inTouch) {
+                    inTouch = true;
+                    inTouchSince = now;
+                }
                 nextHeartbeat = now + settings.heartbeatInterval().toNanos();
             }
         });
@@ -134,6 +151,9 @@ final class Maintenance {
                 } while (promoted == BATCH && !stopping);
             });
             safely("rescuer", () -> {
+                if (!inTouch || now - inTouchSince < settings.rescueAfter().toNanos()) {
+                    return;   // other instances' heartbeats may be old only because this one could not see them
+                }
                 Map<Long, ?> rescued = transactor.inNewTransaction(sql -> JobStore.rescue(sql,
                         settings.rescueAfter().toMillis(), settings.heartbeatInterval().toMillis(), BATCH));
                 if (!rescued.isEmpty()) {

@@ -184,6 +184,26 @@ class SettingsReaderTest {
             weir.rescue-after               | PT20S      | RESCUE_TOO_SOON
             weir.shutdown-timeout           | -PT1S      | INVALID_SHUTDOWN_TIMEOUT
             weir.diagnostics.enabled        | yes        | INVALID_BOOLEAN
+            weir.queues                     | a;b        | INVALID_QUEUE_NAME
+            weir.queues                     | é          | INVALID_QUEUE_NAME
+            weir.global-max-workers         | 2147483648 | INVALID_GLOBAL_MAX_WORKERS
+            weir.queue.default.max-workers  | many       | INVALID_MAX_WORKERS
+            weir.queue.default.max-workers  | 1.5        | INVALID_MAX_WORKERS
+            weir.queue.default.min-workers  | some       | INVALID_MIN_WORKERS
+            weir.queue.default.weight       | heavy      | INVALID_WEIGHT
+            weir.queue.default.weight       | -1         | INVALID_WEIGHT
+            weir.queue.default.rate-limit   | fast       | INVALID_RATE_LIMIT
+            weir.queue.default.rate-limit   | Infinity   | INVALID_RATE_LIMIT
+            weir.queue.default.max-pending  | -5         | INVALID_MAX_PENDING
+            weir.queue.default.max-pending  | lots       | INVALID_MAX_PENDING
+            weir.queue.default.deadline     | -PT1M      | INVALID_DEADLINE
+            weir.queue.default.poll-interval| PT0S       | INVALID_POLL_INTERVAL
+            weir.queue.default.poll-interval| 1s         | INVALID_POLL_INTERVAL
+            weir.heartbeat-interval         | 10         | INVALID_HEARTBEAT_INTERVAL
+            weir.rescue-after               | PT0S       | INVALID_RESCUE_AFTER
+            weir.rescue-after               | soon       | INVALID_RESCUE_AFTER
+            weir.shutdown-timeout           | half a min | INVALID_SHUTDOWN_TIMEOUT
+            weir.diagnostics.enabled        | 1          | INVALID_BOOLEAN
             weir.queue.default.priority-aging | PT0S     | INVALID_PRIORITY_AGING
             weir.queue.default.priority-aging | soon     | INVALID_PRIORITY_AGING
             weir.retention.completed        | -PT1S      | INVALID_RETENTION
@@ -196,6 +216,24 @@ class SettingsReaderTest {
         assertTrue(e.getMessage().startsWith(code + ": "), e.getMessage());
         assertTrue(e.getMessage().contains(key), e.getMessage());
         assertTrue(e.getMessage().contains(value.strip()), e.getMessage());
+    }
+
+    @Test
+    void aBadBurstIsRefusedEvenWithARate() {
+        for (String burst : new String[] {"0", "-1", "big"}) {
+            InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                    () -> read("weir.queue.default.rate-limit", "5", "weir.queue.default.rate-burst", burst));
+            assertEquals("INVALID_RATE_BURST", e.code(), e.getMessage());
+            assertTrue(e.getMessage().contains("weir.queue.default.rate-burst = " + burst), e.getMessage());
+        }
+    }
+
+    @Test
+    void aKeyOfAnotherQueueNamesThatQueue() {
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> read("weir.queues", "default,reports-2", "weir.queue.reports-2.deadline", "forever"));
+        assertTrue(e.getMessage().startsWith("INVALID_DEADLINE: weir.queue.reports-2.deadline = forever"),
+                e.getMessage());
     }
 
     @Test

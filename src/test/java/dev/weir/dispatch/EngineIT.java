@@ -103,14 +103,19 @@ class EngineIT {
         Engine engine = start(List.of(
                 new DiagnosticHandlers.Noop(),
                 handler(THROWS_ERROR, job -> {
-                    throw new StackOverflowError("handler blew its stack");
+                    // Errors a handler may raise itself; none may kill the dispatcher or keep a permit.
+                    switch (job.args().n()) {
+                        case 1: throw new StackOverflowError("handler blew its stack");
+                        case 2: throw new OutOfMemoryError("handler asked for too much");
+                        default: throw new AssertionError("handler broke an invariant");
+                    }
                 }),
                 handler(ALWAYS_FAILS, job -> {
                     throw new IllegalStateException("nope");
                 })), TestEngine.queue("default", 4));
         for (int i = 0; i < 60; i++) {
             submit("weir.noop", "{}", 1);
-            submit(THROWS_ERROR.name(), "{\"n\":1}", 1);
+            submit(THROWS_ERROR.name(), "{\"n\":" + (i % 3 + 1) + "}", 1);
             submit(ALWAYS_FAILS.name(), "{\"n\":1}", 1);
             submit("no.such.kind", "{}", 1);
             submit(ALWAYS_FAILS.name(), "{\"n\":\"not a number\"}", 1);
@@ -178,6 +183,33 @@ class EngineIT {
         JobView view = job(id);
         assertEquals(2, view.attempt(), "the crashed attempt was spent");
         assertTrue(view.errorsJson().contains("instance crashed stopped sending heartbeats"), view.errorsJson());
+    }
+
+    @Test
+    void theRescuerFirstGivesOtherInstancesRescueAfterToCheckIn() throws java.sql.SQLException {
+        // After a database outage every heartbeat is old, the live instances' too: an instance that has just
+        // (re)gained the database must not take them for dead before they could write a fresh one.
+        long id = submit("weir.noop", "{}", 25);
+        tx.inNewTransaction(sql -> {
+            sql.update("INSERT INTO weir.instances (id, heartbeat_at) VALUES ('cut-off', now() - interval '1 hour')");
+            return JobStore.claim(sql, "default", 1, "cut-off", 600_000);
+        });
+        Engine engine = start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("default", 2));
+        await().atMost(WAIT).until(() -> job(id).state() == JobState.COMPLETED);
+        long waitedMs;
+        try (java.sql.Connection c = TestDatabase.dataSource().getConnection();
+                java.sql.PreparedStatement ps = c.prepareStatement("SELECT (extract(epoch FROM "
+                        + "(j.errors->0->>'at')::timestamptz - i.started_at) * 1000)::bigint"
+                        + " FROM weir.jobs j, weir.instances i WHERE j.id = ? AND i.id = ?")) {
+            ps.setLong(1, id);
+            ps.setString(2, engine.instance());
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "the engine's instance row and the job's rescue entry");
+                waitedMs = rs.getLong(1);
+            }
+        }
+        assertTrue(waitedMs >= TestEngine.settings(TestEngine.queue("default", 2)).rescueAfter().toMillis(),
+                "rescued " + waitedMs + " ms after the rescuer started, before rescue-after");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static dev.weir.e2e.Server.awaitState;
 import static dev.weir.e2e.Server.get;
 import static dev.weir.e2e.Server.job;
 import static dev.weir.e2e.Server.post;
+import static dev.weir.e2e.Server.send;
 import static dev.weir.e2e.Server.submit;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,6 +14,8 @@ import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -193,6 +196,72 @@ class RestApiIT {
         JsonObject view = awaitState(id, "discarded");
         assertEquals("kind'; DROP TABLE weir.jobs; -- ✓ \" ünï", view.getString("kind"));
         assertEquals("'); DELETE FROM weir.jobs; -- 日本", view.getJsonObject("args").getString("s"));
+    }
+
+    @Test
+    void moreBadInputIsRefusedWithACodeAndNothingIsStored() {
+        long before = totalJobs();
+        String meta = "'; DROP TABLE weir.jobs; -- ✓ ünï 日本 \\\" %_";
+        // Wrong or missing content type, wrong method, wrong Accept.
+        assertError(post("/api/jobs", "<job kind=\"weir.noop\"/>", "application/xml"), 415, "unsupported_media_type");
+        assertError(send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/jobs"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"kind\": \"weir.noop\"}"))), 415, "unsupported_media_type");
+        assertError(post("/api/jobs/batch", "[{\"kind\": \"weir.noop\"}]", "text/plain"), 415,
+                "unsupported_media_type");
+        assertError(send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/jobs")).DELETE()), 405,
+                "method_not_allowed");
+        assertError(send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/queues")).header("Accept", "text/csv")
+                .GET()), 406, "not_acceptable");
+        // No body, JSON null, a bare string, a batch that is an object or holds a non-object.
+        assertError(post("/api/jobs", ""), 400, "invalid_request");
+        assertError(post("/api/jobs", "null"), 400, "invalid_request");
+        assertError(post("/api/jobs", "\"weir.noop\""), 400, "invalid_request");
+        assertError(post("/api/jobs/batch", "{\"kind\": \"weir.noop\"}"), 400, "invalid_request");
+        assertError(post("/api/jobs/batch", "[{\"kind\": \"weir.noop\"}, 7]"), 400, "invalid_request");
+        assertError(post("/api/jobs/batch", "[{\"kind\": \"weir.noop\"},"), 400, "malformed_json");
+        // Unicode and SQL metacharacters in every string field that has a rule.
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"queue\": \"" + meta + "\"}"), 404, "unknown_queue");
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"runAt\": \"" + meta + "\"}"), 400, "invalid_run_at");
+        assertError(post("/api/jobs", "{\"kind\": \"" + "ü".repeat(201) + "\"}"), 400, "invalid_kind");
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"" + meta + "\": 1}"), 400, "unknown_field");
+        assertError(get("/api/queues/x'%3B%20DROP%20TABLE%20weir.jobs"), 404, "unknown_queue");
+        assertError(post("/api/queues/%C3%BC'--/pause", ""), 404, "unknown_queue");
+        assertError(get("/api/jobs/1%20OR%201=1"), 400, "invalid_id");
+        assertError(get("/api/jobs/-1"), 404, "job_not_found");
+        // Run-at far in the past or the future (more than 3650 days away), and without an offset.
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"runAt\": \"1900-01-01T00:00:00Z\"}"), 400,
+                "invalid_run_at");
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"runAt\": \"2999-01-01T00:00:00Z\"}"), 400,
+                "invalid_run_at");
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"runAt\": \"2030-01-01T00:00:00\"}"), 400,
+                "invalid_run_at");
+        // Numbers out of range or of the wrong type.
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"priority\": 5}"), 400, "invalid_priority");
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"maxAttempts\": 1e99}"), 400,
+                "invalid_max_attempts");
+        assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"maxAttempts\": \"3\"}"), 400,
+                "invalid_max_attempts");
+        // A huge batch is refused before a row is written, whatever its jobs look like.
+        assertError(post("/api/jobs/batch", "[" + "{\"kind\": \"weir.noop\"},".repeat(20_000)
+                + "{\"kind\": \"weir.noop\"}]"), 413, "batch_too_large");
+        assertEquals(before, totalJobs(), "nothing of any refused submission was stored");
+        // The server keeps serving.
+        awaitState(submit("{\"kind\": \"weir.noop\"}"), "completed");
+    }
+
+    @Test
+    void aRunAtInThePastWithinTheWindowRunsAtOnce() {
+        // A run-at in the past (within the window) means now.
+        long past = submit("{\"kind\": \"weir.noop\", \"runAt\": \"2020-01-01T00:00:00+02:00\"}");
+        awaitState(past, "completed");
+    }
+
+    @Test
+    void argsTheHandlerCannotDecodeEndDiscardedWithTheReason() {
+        long id = submit("{\"kind\": \"weir.sleep\", \"args\": {\"ms\": \"a while\"}}");
+        JsonObject view = awaitState(id, "discarded");
+        assertTrue(view.getJsonArray("errors").getJsonObject(0).getString("error").contains("args"),
+                view.toString());
     }
 
     @Test

@@ -12,15 +12,19 @@ import java.util.Map;
 
 /**
  * A Weir server started from the runnable jar ({@code target/weir-server.jar}) with an environment of the test's
- * choosing, its own embedded PostgreSQL and its own ports: for tests that need a configuration the shared test
- * server does not have. Stopped with SIGTERM, as an orchestrator would.
+ * choosing, its own embedded PostgreSQL (unless the environment names a {@code WEIR_DB_URL}) and its own ports: for
+ * tests that need a configuration the shared test server does not have. Stopped with SIGTERM, as an orchestrator
+ * would.
+ *
+ * <p>The runnable jar's JVM is only a launcher: it extracts the server and runs it in a child JVM. Signals meant for
+ * the server ({@link #kill()}, {@link #terminate()}) therefore go to the whole process tree, child first.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
 
     private final Process process;
     private final Path log;
     private final Path dir;
-    final int httpPort;
+    public final int httpPort;
 
     private ServerProcess(Process process, Path log, Path dir, int httpPort) {
         this.process = process;
@@ -29,7 +33,7 @@ final class ServerProcess implements AutoCloseable {
         this.httpPort = httpPort;
     }
 
-    static ServerProcess start(int httpPort, Map<String, String> env) throws IOException {
+    public static ServerProcess start(int httpPort, Map<String, String> env) throws IOException {
         Path jar = Path.of(System.getProperty("weir.it.server.jar", "target/weir-server.jar")).toAbsolutePath();
         Path dir = Files.createTempDirectory("weir-server-");
         Path log = dir.resolve("console.log");
@@ -48,11 +52,11 @@ final class ServerProcess implements AutoCloseable {
         return new ServerProcess(pb.start(), log, dir, httpPort);
     }
 
-    String base() {
+    public String base() {
         return "http://localhost:" + httpPort;
     }
 
-    String log() {
+    public String log() {
         try {
             return Files.exists(log) ? Files.readString(log) : "";
         } catch (IOException e) {
@@ -60,7 +64,7 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    int status(String path) {
+    public int status(String path) {
         try {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base() + path))
                     .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -72,11 +76,47 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** Whether the server (launcher or server JVM) is still running. */
+    public boolean alive() {
+        return process.isAlive() || process.descendants().anyMatch(ProcessHandle::isAlive);
+    }
+
+    /** SIGKILL to the server JVM and its launcher, as {@code kill -9} would: no shutdown hook, no drain. */
+    public void kill() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        awaitExit(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM to the server JVM (the launcher follows it), as a container platform stops a server. */
+    public void terminate() {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+    }
+
+    /** Waits until the launcher and the server JVM have both exited; false if they are still running then. */
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
+        java.util.List<ProcessHandle> all = new java.util.ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        for (ProcessHandle p : all) {
+            long left = until - System.nanoTime();
+            try {
+                p.onExit().get(Math.max(1, left), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public void close() throws Exception {
-        process.destroy();
-        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
+        if (alive()) {
+            terminate();
+            if (!awaitExit(Duration.ofSeconds(60))) {
+                kill();
+            }
         }
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
