@@ -80,7 +80,7 @@ class AdmissionIT {
 
     private static void submitUntil(String base, HttpClient http, int thread, AtomicBoolean stop, Tally tally) {
         boolean batch = thread % 4 == 0;
-        String job = "{\"kind\": \"weir.sleep\", \"args\": {\"ms\": 25}, \"queue\": \"bounded\"}";
+        String job = "{\"kind\": \"weir.sleep\", \"args\": {\"ms\": 200}, \"queue\": \"bounded\"}";
         String path = batch ? "/api/jobs/batch" : "/api/jobs";
         String body = batch ? "[" + job + "," + job + "," + job + "]" : job;
         int size = batch ? 3 : 1;
