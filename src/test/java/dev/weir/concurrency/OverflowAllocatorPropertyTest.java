@@ -113,22 +113,13 @@ class OverflowAllocatorPropertyTest {
     @Test
     void holdingsConvergeToFairShares() {
         forEachCase("holdingsConvergeToFairShares", 1_000, (random, trace) -> {
-            int capacity = between(random, 1, 30);
-            List<Integer> weights = weights(random, 2, 4);
-            int headStart = between(random, 0, 30);
-            Random shuffler = new Random(random.nextLong());
-            trace.setCase("capacity=" + capacity + " weights=" + weights + " headStart=" + headStart);
-
-            Model model = new Model(capacity, weights);
-            OverflowAllocator pool = model.pool();
-            trace.setStep("head start");
-            model.held[0] = pool.tryAcquire(name(0), Math.min(headStart, capacity));
-            model.demand[0] = Math.min(headStart, capacity);
-
-            List<Integer> order = new ArrayList<>();
-            for (int q = 0; q < weights.size(); q++) {
-                order.add(q);
-            }
+            HeadStart start = HeadStart.draw(random, trace);
+            int capacity = start.model().capacity;
+            List<Integer> weights = start.model().weights;
+            Random shuffler = start.shuffler();
+            Model model = start.model();
+            OverflowAllocator pool = start.pool();
+            List<Integer> order = start.order();
             for (int round = 0; round <= capacity + 1; round++) {
                 Collections.shuffle(order, shuffler);
                 for (int q : order) {
@@ -167,22 +158,13 @@ class OverflowAllocatorPropertyTest {
     @Test
     void holdingsConvergeToFairSharesUnderRenewal() {
         forEachCase("holdingsConvergeToFairSharesUnderRenewal", 1_000, (random, trace) -> {
-            int capacity = between(random, 1, 30);
-            List<Integer> weights = weights(random, 2, 4);
-            int headStart = between(random, 0, 30);
-            Random shuffler = new Random(random.nextLong());
-            trace.setCase("capacity=" + capacity + " weights=" + weights + " headStart=" + headStart);
-
-            Model model = new Model(capacity, weights);
-            OverflowAllocator pool = model.pool();
-            trace.setStep("head start");
-            model.held[0] = pool.tryAcquire(name(0), Math.min(headStart, capacity));
-            model.demand[0] = Math.min(headStart, capacity);
-
-            List<Integer> order = new ArrayList<>();
-            for (int q = 0; q < weights.size(); q++) {
-                order.add(q);
-            }
+            HeadStart start = HeadStart.draw(random, trace);
+            int capacity = start.model().capacity;
+            List<Integer> weights = start.model().weights;
+            Random shuffler = start.shuffler();
+            Model model = start.model();
+            OverflowAllocator pool = start.pool();
+            List<Integer> order = start.order();
             long totalWeight = weights.stream().mapToLong(Integer::longValue).sum();
             for (int round = 0; round <= 2 * capacity + 4; round++) {
                 Collections.shuffle(order, shuffler);
@@ -380,6 +362,33 @@ class OverflowAllocatorPropertyTest {
         assertEquals(0, pool.tryAcquire("b", 1));
         pool.release("a", 1);
         assertEquals(List.of(1), seenFree);
+    }
+
+    /**
+     * The opening of the convergence properties: a pool of random size and weights (2 to 4 queues) where the first
+     * queue, alone, took up to 30 permits, and the queues' indexes in a list to shuffle each round.
+     */
+    private record HeadStart(Model model, OverflowAllocator pool, Random shuffler, List<Integer> order) {
+
+        static HeadStart draw(SplittableRandom random, Trace trace) {
+            int capacity = between(random, 1, 30);
+            List<Integer> weights = weights(random, 2, 4);
+            int headStart = between(random, 0, 30);
+            Random shuffler = new Random(random.nextLong());
+            trace.setCase("capacity=" + capacity + " weights=" + weights + " headStart=" + headStart);
+
+            Model model = new Model(capacity, weights);
+            OverflowAllocator pool = model.pool();
+            trace.setStep("head start");
+            model.held[0] = pool.tryAcquire(name(0), Math.min(headStart, capacity));
+            model.demand[0] = Math.min(headStart, capacity);
+
+            List<Integer> order = new ArrayList<>();
+            for (int q = 0; q < weights.size(); q++) {
+                order.add(q);
+            }
+            return new HeadStart(model, pool, shuffler, order);
+        }
     }
 
     // ---- Running cases ------------------------------------------------------------------------------------------
