@@ -215,10 +215,7 @@ final class Maintenance {
             Optional<Long> id = transactor.inNewTransaction(sql -> JobStore.firePeriodic(sql, p.name(), dueAt, next,
                     p.kind(), p.queue(), p.argsJson()));
             id.ifPresent(jobId -> {
-                transactor.inNewTransaction(sql -> {
-                    JobStore.announce(sql, List.of(p.queue()));
-                    return null;
-                });
+                engine.announce(List.of(p.queue()));
                 LOG.info(() -> "Weir: periodic job " + p.name() + " (" + p.schedule() + ") fired: job " + jobId
                         + " (queue " + p.queue() + ", kind " + p.kind() + ")");
             });
