@@ -4,6 +4,8 @@ import dev.weir.config.Periodic;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
+import dev.weir.metrics.Submitted;
+import dev.weir.metrics.WeirMetrics;
 import dev.weir.submit.Announcer;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -36,6 +38,9 @@ public class PeriodicResource {
 
     @Inject
     Announcer announcer;
+
+    @Inject
+    WeirMetrics metrics;
 
     @GET
     public JsonArray list() {
@@ -74,6 +79,7 @@ public class PeriodicResource {
         long id = transactor.inNewTransaction(sql -> JobStore.runPeriodicNow(sql, p.name(), p.kind(), p.queue(),
                 p.argsJson())).orElseThrow(PeriodicResource::notRegistered);
         announcer.afterCommit(List.of(p.queue()));
+        Submitted.one(metrics, p.queue(), p.kind(), id, "available");
         return Response.status(201).entity(Json.createObjectBuilder().add("id", id).build()).build();
     }
 

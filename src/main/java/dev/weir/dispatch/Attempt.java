@@ -28,6 +28,10 @@ final class Attempt implements JobContext<Object> {
     private volatile ProgressSink progressSink;
     /** The checkpoint last recorded for the job, starting with an earlier attempt's. */
     private volatile String checkpoint;
+    /** When this instance claimed the job, when its handler started and when it returned (nanoTime; 0: not yet). */
+    private final long claimedNanos = System.nanoTime();
+    private volatile long startedNanos;
+    private volatile long endedNanos;
 
     /** Where {@link #progress(Progress)} goes: the job's row, guarded by this attempt's lease. */
     interface ProgressSink {
@@ -77,13 +81,44 @@ final class Attempt implements JobContext<Object> {
     /** The handler starts on the current thread; false if the attempt was cancelled before it started. */
     synchronized boolean enter() {
         worker = Thread.currentThread();
-        return !cancelled;
+        if (cancelled) {
+            return false;
+        }
+        startedNanos = System.nanoTime();
+        return true;
     }
 
     /** The handler has returned: later cancels must not interrupt this (pooled) thread. */
     synchronized void leave() {
+        if (startedNanos != 0) {
+            endedNanos = System.nanoTime();
+        }
         worker = null;
         Thread.interrupted();
+    }
+
+    /** Whether the handler started. */
+    boolean started() {
+        return startedNanos != 0;
+    }
+
+    /**
+     * From when the job became due (its {@code run_at}, on the database's clock at the claim) to its handler's start:
+     * the time it had been due when claimed, plus the time from the claim to the start on this instance's clock.
+     * Meaningful once {@link #started()}.
+     */
+    long pickupNanos() {
+        return job.dueMs() * 1_000_000 + Math.max(0, startedNanos - claimedNanos);
+    }
+
+    /** How long the handler ran, until {@code nowNanos} if it is still running; -1 if it never started. */
+    long runNanos(long nowNanos) {
+        long start = startedNanos;
+        if (start == 0) {
+            return -1;
+        }
+        long end = endedNanos;
+        return Math.max(0, (end != 0 ? end : nowNanos) - start);
     }
 
     @Override

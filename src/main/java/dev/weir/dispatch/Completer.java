@@ -1,5 +1,10 @@
 package dev.weir.dispatch;
 
+import dev.weir.metrics.JobEvent;
+import dev.weir.metrics.JobLog;
+import dev.weir.metrics.JobLogLine;
+import dev.weir.metrics.Submitted;
+import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.Finish;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
@@ -48,6 +53,10 @@ final class Completer {
     record Settled(Attempt attempt, Finish finish) {
     }
 
+    /** Follow-up jobs a batch inserted, for the metrics once it has committed. */
+    private record FollowUps(List<dev.weir.store.NewJob> jobs, List<JobStore.Inserted> inserted) {
+    }
+
     private final Transactor transactor;
     /** The dispatcher of each queue, for renewals; null for a queue this instance does not serve. */
     private final Function<String, QueueDispatcher> dispatchers;
@@ -55,11 +64,13 @@ final class Completer {
     private final IntSupplier running;
     private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
     private final Thread thread;
+    private final WeirMetrics metrics;
     private volatile boolean stopping;
 
     Completer(Transactor transactor, Function<String, QueueDispatcher> dispatchers, IntSupplier running,
-            ThreadFactory threads) {
+            ThreadFactory threads, WeirMetrics metrics) {
         this.transactor = transactor;
+        this.metrics = metrics;
         this.dispatchers = dispatchers;
         this.running = running;
         this.thread = threads.newThread(this::run);
@@ -161,10 +172,12 @@ final class Completer {
         }
         List<QueueDispatcher.Renewal> renewals = renewals(batch);
         Set<Long> applied;
+        List<FollowUps> followUps = new ArrayList<>();
         try {
             applied = transactor.inNewTransaction(sql -> {
+                followUps.clear();
                 Set<Long> done = JobStore.finish(sql, finishes);
-                insertFollowUps(sql, finishes, done);
+                insertFollowUps(sql, finishes, done, followUps);
                 for (QueueDispatcher.Renewal r : renewals) {
                     r.claim(sql);
                 }
@@ -176,17 +189,46 @@ final class Completer {
         }
         // Permits handed over to next jobs are spent: releasing them below does nothing.
         renewals.forEach(QueueDispatcher.Renewal::committed);
+        long now = System.nanoTime();
         for (Settled s : batch) {
-            Finish f = s.finish();
-            if (applied.contains(f.id())) {
-                if (LOG.isLoggable(Level.FINE)) {
-                    LOG.fine("Weir: " + s.attempt() + " → " + f.state().dbName());
-                }
-            } else {
-                LOG.info(() -> "Weir: " + s.attempt() + " ended after it was rescued or cancelled; its outcome "
-                        + f.state().dbName() + " was not recorded");
-            }
             s.attempt().permit().release();
+        }
+        for (FollowUps f : followUps) {
+            Submitted.record(metrics, f.jobs(), f.inserted());
+        }
+        // Metrics and lifecycle lines after the permits are back: nothing here holds up the next claim.
+        for (Settled s : batch) {
+            record(s.attempt(), s.finish(), applied.contains(s.finish().id()), now);
+        }
+    }
+
+    /** The metrics and the log line of one committed (or, when not {@code applied}, ignored) outcome. */
+    private void record(Attempt a, Finish f, boolean applied, long now) {
+        boolean ran = a.started();
+        long runNanos = a.runNanos(now);
+        if (ran) {
+            metrics.started(a.queue(), a.kind(), a.attempt() > 1, a.pickupNanos());
+        }
+        JobEvent event = JobEvent.of(f, ran);
+        if (!applied) {
+            JobLog.log(JobEvent.IGNORED, a.queue(), a.kind(), a.id(), a.attempt(), "outcome", event.label(),
+                    "reason", "the attempt was rescued or cancelled before its outcome was written");
+            return;
+        }
+        metrics.ended(a.queue(), a.kind(), event, runNanos);
+        if (!JobLog.enabled(event)) {
+            return;
+        }
+        String runMs = runNanos < 0 ? null : Long.toString(runNanos / 1_000_000);
+        switch (event) {
+            case COMPLETED -> JobLog.log(event, a.queue(), a.kind(), a.id(), a.attempt(), "run_ms", runMs);
+            case FAILED -> JobLog.log(event, a.queue(), a.kind(), a.id(), a.attempt(), "run_ms", runMs,
+                    "retry_in_ms", Long.toString(f.delayMs()), "error", JobLogLine.firstLine(f.error()));
+            case SNOOZED -> JobLog.log(event, a.queue(), a.kind(), a.id(), a.attempt(), "run_ms", runMs,
+                    "delay_ms", Long.toString(f.delayMs()));
+            case DISCARDED, CANCELLED -> JobLog.log(event, a.queue(), a.kind(), a.id(), a.attempt(), "run_ms", runMs,
+                    "reason", JobLogLine.firstLine(f.error()));
+            default -> JobLog.log(event, a.queue(), a.kind(), a.id(), a.attempt(), "state", f.state().dbName());
         }
     }
 
@@ -195,7 +237,8 @@ final class Completer {
      * completion is. Their queues are notified in it too (the transaction has one resource and commits in one
      * phase, so PostgreSQL accepts the NOTIFY), and a renewal claim after this may already take them.
      */
-    private static void insertFollowUps(dev.weir.store.Sql sql, List<Finish> finishes, Set<Long> applied) {
+    private static void insertFollowUps(dev.weir.store.Sql sql, List<Finish> finishes, Set<Long> applied,
+            List<FollowUps> inserted) {
         List<dev.weir.store.NewJob> next = new ArrayList<>();
         for (Finish f : finishes) {
             if (!f.followUps().isEmpty() && applied.contains(f.id())) {
@@ -206,12 +249,14 @@ final class Completer {
             return;
         }
         Set<String> ready = new java.util.LinkedHashSet<>();
-        for (JobStore.Inserted job : JobStore.insert(sql, next)) {
+        List<JobStore.Inserted> stored = JobStore.insert(sql, next);
+        for (JobStore.Inserted job : stored) {
             if (job.state() == dev.weir.store.JobState.AVAILABLE) {
                 ready.add(job.queue());
             }
         }
         JobStore.announce(sql, ready);
+        inserted.add(new FollowUps(next, stored));
     }
 
     /** The renewals the dispatchers plan for the permits of this batch, queue by queue. */

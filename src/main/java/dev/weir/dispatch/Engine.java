@@ -8,6 +8,9 @@ import dev.weir.concurrency.TokenBucket;
 import dev.weir.concurrency.WeightedCapacity;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirSettings;
+import dev.weir.metrics.JobEvent;
+import dev.weir.metrics.JobLog;
+import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
 import java.time.Duration;
@@ -42,7 +45,15 @@ public final class Engine {
      */
     public record Parts(WeirSettings settings, Transactor transactor, DataSource sessionDataSource,
             HandlerRegistry handlers, ArgsCodec codec, Executor executor, ThreadFactory threads,
-            SharedOverflow overflow) {
+            SharedOverflow overflow, WeirMetrics metrics) {
+
+        /** Parts with no metrics. */
+        public Parts(WeirSettings settings, Transactor transactor, DataSource sessionDataSource,
+                HandlerRegistry handlers, ArgsCodec codec, Executor executor, ThreadFactory threads,
+                SharedOverflow overflow) {
+            this(settings, transactor, sessionDataSource, handlers, codec, executor, threads, overflow,
+                    WeirMetrics.NONE);
+        }
     }
 
     private final WeirSettings settings;
@@ -61,12 +72,13 @@ public final class Engine {
         this.settings = parts.settings();
         this.transactor = parts.transactor();
         this.instance = instanceName();
-        this.completer = new Completer(transactor, dispatchers::get, this::running, parts.threads());
+        WeirMetrics metrics = parts.metrics();
+        this.completer = new Completer(transactor, dispatchers::get, this::running, parts.threads(), metrics);
         this.runner = new JobRunner(settings, parts.handlers(), parts.codec(), parts.executor(), completer,
                 (job, progress) -> transactor.inNewTransaction(
                         sql -> JobStore.progress(sql, job.id(), job.lease(), progress)));
         this.maintenance = new Maintenance(settings, transactor, parts.sessionDataSource(), instance, this,
-                parts.threads());
+                parts.threads(), metrics);
         SharedOverflow overflow = null;
         if (settings.weighted()) {
             overflow = parts.overflow() != null ? parts.overflow() : OverflowPool.forSettings(settings);
@@ -88,7 +100,7 @@ public final class Engine {
                             q.rateBurst().orElse((int) Math.ceil(q.rateLimit().getAsDouble())))
                     : null;
             dispatchers.put(q.name(), new QueueDispatcher(q, capacity, bucket, transactor, runner, instance,
-                    parts.threads(), batch));
+                    parts.threads(), batch, metrics));
         }
         this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::wakeAll, parts.threads());
         this.broadcaster = new Broadcaster(parts.sessionDataSource(), parts.threads());
@@ -182,8 +194,8 @@ public final class Engine {
                 // Settle before cancelling: a handler woken by the cancel must find its outcome already decided.
                 if (runner.settle(a, Outcomes.deadlineExceeded(a.job(), q.deadline().toMillis()))) {
                     a.cancel();
-                    LOG.warning(() -> "Weir: " + a + " ran past its deadline of " + q.deadline()
-                            + "; asked it to stop and recorded the attempt as failed");
+                    JobLog.log(JobEvent.DEADLINE_EXCEEDED, a.queue(), a.kind(), a.id(), a.attempt(),
+                            "deadline", q.deadline().toString(), "action", "asked the handler to stop; attempt failed");
                 }
             }
         }

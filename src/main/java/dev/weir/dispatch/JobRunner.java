@@ -3,6 +3,8 @@ package dev.weir.dispatch;
 import dev.weir.api.JobHandler;
 import dev.weir.api.JobRequest;
 import dev.weir.config.WeirSettings;
+import dev.weir.metrics.JobEvent;
+import dev.weir.metrics.JobLog;
 import dev.weir.store.NewJob;
 import dev.weir.submit.Submissions;
 import dev.weir.api.Outcome;
@@ -11,7 +13,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -47,8 +48,8 @@ final class JobRunner {
         try {
             executor.execute(() -> run(attempt));
         } catch (RejectedExecutionException e) {
-            LOG.warning(() -> "Weir: the executor refused " + attempt + "; it goes back to available ("
-                    + e.getMessage() + ")");
+            JobLog.log(JobEvent.REJECTED, attempt.queue(), attempt.kind(), attempt.id(), attempt.attempt(),
+                    "state", "available", "reason", "the executor refused the attempt: " + e.getMessage());
             settle(attempt, Outcomes.rejected(attempt.job()));
         }
     }
@@ -81,12 +82,8 @@ final class JobRunner {
         }
         if (!settle(attempt, finish)) {
             LOG.fine(() -> "Weir: " + attempt + " returned after it was already ended (deadline or shutdown)");
-            return;
         }
-        if (finish.error() != null && LOG.isLoggable(Level.INFO)) {
-            Finish f = finish;
-            LOG.info(() -> "Weir: " + attempt + " → " + f.state().dbName() + ": " + firstLine(f.error()));
-        }
+        // The outcome is logged by the completer once it is committed (JobEvent).
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -106,6 +103,10 @@ final class JobRunner {
             // Cancelled before it started: whoever cancelled it has already recorded the outcome.
             attempt.leave();
             return Outcomes.of(attempt.job(), Outcome.fail("stopped before the handler started"));
+        }
+        if (JobLog.enabled(JobEvent.STARTED)) {
+            JobLog.log(JobEvent.STARTED, attempt.queue(), attempt.kind(), attempt.id(), attempt.attempt(),
+                    "pickup_ms", Long.toString(attempt.pickupNanos() / 1_000_000));
         }
         try {
             Outcome outcome = handler.handle(attempt);
@@ -153,10 +154,5 @@ final class JobRunner {
         }
         Finish done = Outcomes.of(attempt.job(), Outcome.complete());
         return new Finish(done.id(), done.lease(), done.state(), done.delayMs(), done.error(), done.refund(), next);
-    }
-
-    private static String firstLine(String text) {
-        int nl = text.indexOf('\n');
-        return nl < 0 ? text : text.substring(0, nl);
     }
 }

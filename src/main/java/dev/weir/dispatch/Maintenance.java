@@ -4,6 +4,10 @@ import dev.weir.config.Periodic;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.Retention;
 import dev.weir.config.WeirSettings;
+import dev.weir.metrics.JobEvent;
+import dev.weir.metrics.JobLog;
+import dev.weir.metrics.Submitted;
+import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
@@ -56,6 +60,7 @@ final class Maintenance {
     private final String instance;
     private final Engine engine;
     private final Thread thread;
+    private final WeirMetrics metrics;
     private volatile boolean stopping;
     private volatile boolean leader;
     private Connection leaderConnection;
@@ -67,8 +72,9 @@ final class Maintenance {
     private long inTouchSince;
 
     Maintenance(WeirSettings settings, Transactor transactor, DataSource sessionDataSource, String instance,
-            Engine engine, ThreadFactory threads) {
+            Engine engine, ThreadFactory threads, WeirMetrics metrics) {
         this.settings = settings;
+        this.metrics = metrics;
         this.transactor = transactor;
         this.sessionDataSource = sessionDataSource;
         this.instance = instance;
@@ -154,11 +160,12 @@ final class Maintenance {
                 if (!inTouch || now - inTouchSince < settings.rescueAfter().toNanos()) {
                     return;   // other instances' heartbeats may be old only because this one could not see them
                 }
-                Map<Long, ?> rescued = transactor.inNewTransaction(sql -> JobStore.rescue(sql,
+                List<JobStore.Rescued> rescued = transactor.inNewTransaction(sql -> JobStore.rescueJobs(sql,
                         settings.rescueAfter().toMillis(), settings.heartbeatInterval().toMillis(), BATCH));
-                if (!rescued.isEmpty()) {
-                    LOG.warning(() -> "Weir: rescued " + rescued.size() + " jobs whose attempt nobody will finish: "
-                            + rescued);
+                for (JobStore.Rescued r : rescued) {
+                    metrics.rescued(r.queue(), r.kind(), r.state() == JobState.DISCARDED);
+                    JobLog.log(JobEvent.RESCUED, r.queue(), r.kind(), r.id(), r.attempt(), "state",
+                            r.state().dbName(), "reason", r.reason());
                 }
             });
             safely("periodic jobs", this::firePeriodic);
@@ -216,6 +223,7 @@ final class Maintenance {
                     p.kind(), p.queue(), p.argsJson()));
             id.ifPresent(jobId -> {
                 engine.announce(List.of(p.queue()));
+                Submitted.one(metrics, p.queue(), p.kind(), jobId, JobState.AVAILABLE.dbName());
                 LOG.info(() -> "Weir: periodic job " + p.name() + " (" + p.schedule() + ") fired: job " + jobId
                         + " (queue " + p.queue() + ", kind " + p.kind() + ")");
             });

@@ -4,6 +4,7 @@ import dev.weir.concurrency.Permit;
 import dev.weir.concurrency.QueueCapacity;
 import dev.weir.concurrency.TokenBucket;
 import dev.weir.config.QueueSettings;
+import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.ClaimedJob;
 import dev.weir.store.JobStore;
 import dev.weir.store.Sql;
@@ -58,6 +59,7 @@ final class QueueDispatcher {
     private final Wakeup wakeup = new Wakeup();
     private final Thread thread;
     private final int batchSize;
+    private final WeirMetrics metrics;
     private volatile boolean stopping;
     /** True while the last poll found no free permit: a permit coming back must then ring. */
     private volatile boolean starved;
@@ -70,8 +72,9 @@ final class QueueDispatcher {
     private boolean mayHaveWork = true;
 
     QueueDispatcher(QueueSettings settings, QueueCapacity capacity, TokenBucket bucket, Transactor transactor,
-            JobRunner runner, String instance, ThreadFactory threads, int batchSize) {
+            JobRunner runner, String instance, ThreadFactory threads, int batchSize, WeirMetrics metrics) {
         this.settings = settings;
+        this.metrics = metrics;
         this.capacity = capacity;
         this.bucket = bucket;
         this.transactor = transactor;
@@ -176,6 +179,9 @@ final class QueueDispatcher {
             held.get(i).release();
         }
         boolean rateLimited = tokens < held.size();
+        if (rateLimited) {
+            metrics.rateLimited(queue());
+        }
         if (tokens == 0) {
             return tokenInterval();
         }
@@ -241,6 +247,9 @@ final class QueueDispatcher {
         }
         List<Permit> keep = capacity.renewable(finished);
         int tokens = bucket == null ? keep.size() : bucket.tryTake(keep.size());
+        if (tokens < keep.size()) {
+            metrics.rateLimited(queue());
+        }
         if (tokens == 0) {
             return null;
         }

@@ -6,6 +6,7 @@ import dev.weir.config.WeirConfiguration;
 import dev.weir.config.WeirSettings;
 import dev.weir.config.QueueSettings;
 import dev.weir.diagnostics.DiagnosticHandlers;
+import dev.weir.metrics.MicroProfileMetrics;
 import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JtaTransactor;
 import dev.weir.store.Migrator;
@@ -64,6 +65,9 @@ public class WeirRuntime {
     @Inject
     OverflowPool overflowPool;
 
+    @Inject
+    MicroProfileMetrics metrics;
+
     @Resource(lookup = "jdbc/weir-session")
     DataSource sessionDataSource;
 
@@ -92,9 +96,12 @@ public class WeirRuntime {
         }
         HandlerRegistry registry = new HandlerRegistry(all);
         Engine e = new Engine(new Engine.Parts(settings, transactor, sessionDataSource, registry,
-                new JsonbArgsCodec(), executor, threads, settings.weighted() ? overflowPool : null));
+                new JsonbArgsCodec(), executor, threads, settings.weighted() ? overflowPool : null, metrics));
         e.start();
         engine = e;
+        Map<String, Integer> bounds = new LinkedHashMap<>();
+        settings.queues().forEach(q -> q.maxPending().ifPresent(p -> bounds.put(q.name(), p)));
+        metrics.watch(e.capacities(), bounds, transactor);
         LOG.info(() -> "Weir: ready in " + (System.nanoTime() - began) / 1_000_000 + " ms; job kinds "
                 + registry.kinds());
     }

@@ -6,14 +6,16 @@ package dev.weir.store;
  * @param attempt this attempt's number (1 for the first)
  * @param lease   the job's {@code run_lease} after this claim; every write about this attempt must match it
  * @param checkpointJson the checkpoint an earlier attempt recorded with its progress (JSON), or null
+ * @param dueMs   how long the job had been due (since its {@code run_at}) when it was claimed, on the database's
+ *                clock, in ms; the first part of its pickup latency
  */
 public record ClaimedJob(long id, String kind, String queue, String argsJson, int attempt, int maxAttempts, long lease,
-        int priority, String checkpointJson) {
+        int priority, String checkpointJson, long dueMs) {
 
-    /** A claimed job with no checkpoint. */
+    /** A claimed job with no checkpoint, claimed the moment it became due. */
     public ClaimedJob(long id, String kind, String queue, String argsJson, int attempt, int maxAttempts, long lease,
             int priority) {
-        this(id, kind, queue, argsJson, attempt, maxAttempts, lease, priority, null);
+        this(id, kind, queue, argsJson, attempt, maxAttempts, lease, priority, null, 0);
     }
 
     public boolean lastAttempt() {

@@ -114,7 +114,7 @@ public final class JobStore {
         for (Object[] row : rows) {
             jobs.add(new ClaimedJob(Rows.longAt(row, 0), Rows.stringAt(row, 1), Rows.stringAt(row, 2),
                     Rows.stringAt(row, 3), Rows.intAt(row, 4), Rows.intAt(row, 5), Rows.longAt(row, 6),
-                    Rows.intAt(row, 7), Rows.stringAt(row, 8)));
+                    Rows.intAt(row, 7), Rows.stringAt(row, 8), Rows.longAt(row, 9)));
         }
         // RETURNING gives no order; start the batch by priority, then by id (close to the order it was picked in).
         jobs.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())
@@ -249,11 +249,26 @@ public final class JobStore {
 
     /** Rescues running attempts whose owner is silent or which are far past their deadline; returns id → new state. */
     public static Map<Long, JobState> rescue(Sql sql, long rescueAfterMs, long deadlineGraceMs, int limit) {
-        List<Object[]> rows = sql.query(Queries.JOB_RESCUE, rescueAfterMs, deadlineGraceMs, limit);
         Map<Long, JobState> rescued = new LinkedHashMap<>();
-        for (Object[] row : rows) {
-            rescued.put(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)));
+        for (Rescued r : rescueJobs(sql, rescueAfterMs, deadlineGraceMs, limit)) {
+            rescued.put(r.id(), r.state());
         }
+        return rescued;
+    }
+
+    /** A rescued attempt: the job, its new state ({@code available} or {@code discarded}) and why. */
+    public record Rescued(long id, JobState state, String queue, String kind, int attempt, String reason) {
+    }
+
+    /** As {@link #rescue}, with each job's queue, kind, attempt and reason, in id order. */
+    public static List<Rescued> rescueJobs(Sql sql, long rescueAfterMs, long deadlineGraceMs, int limit) {
+        List<Object[]> rows = sql.query(Queries.JOB_RESCUE, rescueAfterMs, deadlineGraceMs, limit);
+        List<Rescued> rescued = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            rescued.add(new Rescued(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)), Rows.stringAt(row, 3),
+                    Rows.stringAt(row, 4), Rows.intAt(row, 5), Rows.stringAt(row, 6)));
+        }
+        rescued.sort((a, b) -> Long.compare(a.id(), b.id()));
         return rescued;
     }
 
@@ -284,6 +299,15 @@ public final class JobStore {
         for (Object[] row : sql.query(Queries.QUEUE_COUNTS)) {
             counts.computeIfAbsent(Rows.stringAt(row, 0), q -> new java.util.EnumMap<>(JobState.class))
                     .put(JobState.fromDb(Rows.stringAt(row, 1)), Rows.longAt(row, 2));
+        }
+        return counts;
+    }
+
+    /** Available jobs per queue; a queue with none is absent. Reads the partial index of the claim. */
+    public static Map<String, Long> availableByQueue(Sql sql) {
+        Map<String, Long> counts = new HashMap<>();
+        for (Object[] row : sql.query(Queries.QUEUE_AVAILABLE)) {
+            counts.put(Rows.stringAt(row, 0), Rows.longAt(row, 1));
         }
         return counts;
     }

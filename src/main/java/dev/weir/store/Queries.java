@@ -27,6 +27,7 @@ final class Queries {
     static final String JOB_RESCUE = load("job_rescue");
     static final String JOB_GET = load("job_get");
     static final String QUEUE_COUNTS = load("queue_counts");
+    static final String QUEUE_AVAILABLE = load("queue_available");
     static final String QUEUE_PAUSED = load("queue_paused");
     static final String QUEUE_SET_PAUSED = load("queue_set_paused");
     static final String INSTANCE_HEARTBEAT = load("instance_heartbeat");

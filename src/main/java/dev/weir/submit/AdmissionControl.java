@@ -4,6 +4,7 @@ import dev.weir.api.Admission;
 import dev.weir.concurrency.AdmissionGauge;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirConfiguration;
+import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.AdmissionSlots;
 import dev.weir.store.Sql;
 import jakarta.annotation.PostConstruct;
@@ -28,6 +29,9 @@ public class AdmissionControl {
 
     @Inject
     WeirConfiguration configuration;
+
+    @Inject
+    WeirMetrics metrics;
 
     private Map<String, Integer> bounds;
     private Map<String, AdmissionGauge> gauges;
@@ -68,6 +72,7 @@ public class AdmissionControl {
                         AdmissionGauge.COUNT_CAP));
         Admission.Refused r = new Admission.Refused(gauge.queue(), outstanding, gauge.limit(), refused.requested(),
                 retryAfter);
+        metrics.refused(gauge.queue());
         LOG.fine(r::describe);
         return r;
     }

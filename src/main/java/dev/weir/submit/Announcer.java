@@ -1,6 +1,9 @@
 package dev.weir.submit;
 
 import dev.weir.dispatch.WeirRuntime;
+import dev.weir.metrics.Submitted;
+import dev.weir.metrics.WeirMetrics;
+import dev.weir.store.NewJob;
 import dev.weir.store.ConnectionSql;
 import dev.weir.store.JobStore;
 import jakarta.annotation.Resource;
@@ -11,7 +14,9 @@ import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.logging.Level;
@@ -19,7 +24,8 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Wakes the dispatchers of queues that got new jobs, once the submitting transaction has committed: this
+ * Wakes the dispatchers of queues that got new jobs, and records the jobs as submitted (metrics, lifecycle log), once
+ * the submitting transaction has committed. Wakes this
  * instance's at once, other instances' through {@code NOTIFY}, sent by the engine's broadcaster thread (or, before
  * the engine has started, on a session connection of its own).
  *
@@ -42,19 +48,46 @@ public class Announcer {
     @Inject
     WeirRuntime runtime;
 
+    @Inject
+    WeirMetrics metrics;
+
     /** Announces {@code queues} when the current transaction commits (at once if there is none). */
-    @SuppressWarnings("unchecked")
     public void afterCommit(Collection<String> queues) {
         if (queues.isEmpty()) {
             return;
         }
-        if (registry.getTransactionKey() == null) {
+        Pending p = pending();
+        if (p == null) {
             announce(new TreeSet<>(queues));
-            return;
+        } else {
+            p.queues.addAll(queues);
         }
-        Set<String> pending = (Set<String>) registry.getResource(KEY);
+    }
+
+    /**
+     * Records {@code jobs} as submitted (metrics and lifecycle lines, {@link Submitted}) when the current transaction
+     * commits (at once if there is none); a rolled-back submission was never there.
+     *
+     * @param inserted the store's answer for each job, in the same order
+     */
+    public void submittedOnCommit(List<NewJob> jobs, List<JobStore.Inserted> inserted) {
+        Pending p = pending();
+        if (p == null) {
+            Submitted.record(metrics, jobs, inserted);
+        } else {
+            p.jobs.addAll(jobs);
+            p.inserted.addAll(inserted);
+        }
+    }
+
+    /** What the current transaction will announce and record on commit; null when there is no transaction. */
+    private Pending pending() {
+        if (registry.getTransactionKey() == null) {
+            return null;
+        }
+        Pending pending = (Pending) registry.getResource(KEY);
         if (pending == null) {
-            Set<String> created = new TreeSet<>();
+            Pending created = new Pending();
             registry.putResource(KEY, created);
             registry.registerInterposedSynchronization(new Synchronization() {
                 @Override
@@ -64,13 +97,25 @@ public class Announcer {
                 @Override
                 public void afterCompletion(int status) {
                     if (status == Status.STATUS_COMMITTED) {
-                        announce(created);
+                        if (!created.queues.isEmpty()) {
+                            announce(created.queues);
+                        }
+                        if (!created.jobs.isEmpty()) {
+                            Submitted.record(metrics, created.jobs, created.inserted);
+                        }
                     }
                 }
             });
             pending = created;
         }
-        pending.addAll(queues);
+        return pending;
+    }
+
+    /** The queues to announce and the jobs to record when a transaction commits. */
+    private static final class Pending {
+        final Set<String> queues = new TreeSet<>();
+        final List<NewJob> jobs = new ArrayList<>();
+        final List<JobStore.Inserted> inserted = new ArrayList<>();
     }
 
     private void announce(Set<String> queues) {

@@ -87,6 +87,9 @@ public class DefaultJobSubmitter implements JobSubmitter {
         if (!job.duplicate() && job.state() == JobState.AVAILABLE) {
             announcer.afterCommit(List.of(job.queue()));
         }
+        if (!job.duplicate()) {
+            announcer.submittedOnCommit(jobs, List.of(job));
+        }
         return List.of(job);
     }
 
@@ -95,6 +98,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
         if (result.admitted()) {
             announcer.afterCommit(result.inserted().stream().filter(j -> j.state() == JobState.AVAILABLE)
                     .map(JobStore.Inserted::queue).distinct().toList());
+            announcer.submittedOnCommit(jobs, result.inserted());
         }
         return result;
     }

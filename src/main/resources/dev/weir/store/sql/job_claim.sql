@@ -1,6 +1,8 @@
 -- Claims up to ?2 available jobs of queue ?1 for instance ?3, each attempt due to end within ?4 ms.
 -- The pick must be a CTE: as a FROM-subquery the planner may merge it into the UPDATE and ignore the LIMIT.
 -- The outer UPDATE re-checks the state, and SKIP LOCKED lets concurrent dispatchers pass each other.
+-- The last column is how long each job had been due (since its run_at) when this claim's transaction began, in ms,
+-- on the database's clock: the first part of the pickup latency of the metrics.
 -- A paused queue yields nothing, on every instance, from the moment the pause commits.
 -- The commit need not wait for the disk: a claim lost in a crash leaves the job available (set_config is local
 -- to the transaction, and saves the round trip of a separate SET LOCAL).
@@ -28,4 +30,5 @@ FROM picked, relaxed
 WHERE j.id = picked.id
   AND j.state = 'available'
 RETURNING j.id, j.kind, j.queue, CAST(j.args AS text), j.attempt, j.max_attempts, j.run_lease, j.priority,
-          CAST(j.progress -> 'checkpoint' AS text)
+          CAST(j.progress -> 'checkpoint' AS text),
+          CAST(greatest(0, extract(epoch FROM now() - j.run_at) * 1000) AS bigint)

@@ -1,7 +1,8 @@
 -- Rescues running attempts nobody will finish: their owner's heartbeat is older than ?1 ms (or the owner is
 -- gone), or they are more than ?2 ms past their deadline (the owner should have stopped them itself).
 -- Rescue spends the attempt: a job whose attempts are used up is discarded, any other is made available
--- again at once. The reason goes into the error history. At most ?3 per call. Run by the leader only.
+-- again at once. The reason goes into the error history (and the answer, with each job's queue, kind and attempt,
+-- for the lifecycle log and the metrics). At most ?3 per call. Run by the leader only.
 WITH stuck AS (
     SELECT j.id,
            CASE WHEN i.id IS NULL OR i.heartbeat_at < now() - ?1 * interval '1 millisecond'
@@ -27,11 +28,11 @@ rescued AS (
         deadline_at  = NULL
     FROM stuck
     WHERE j.id = stuck.id
-    RETURNING j.id, j.queue, j.state
+    RETURNING j.id, j.queue, j.state, j.kind, j.attempt, stuck.reason
 ),
 woken AS (
     SELECT pg_notify('weir_jobs', queue)
     FROM (SELECT DISTINCT queue FROM rescued WHERE state = 'available') AS q
 )
-SELECT id, state, (SELECT count(*) FROM woken)
+SELECT id, state, (SELECT count(*) FROM woken), queue, kind, attempt, reason
 FROM rescued
