@@ -3,6 +3,7 @@ package dev.weir.dispatch;
 import dev.weir.api.JobHandler;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirSettings;
+import dev.weir.metrics.WeirMetrics;
 import dev.weir.testing.JdbcTransactor;
 import dev.weir.testing.TestDatabase;
 import java.time.Duration;
@@ -37,9 +38,13 @@ final class TestEngine {
     }
 
     static Engine start(WeirSettings settings, List<JobHandler<?>> handlers, Executor executor) {
+        return start(settings, handlers, executor, WeirMetrics.NONE);
+    }
+
+    static Engine start(WeirSettings settings, List<JobHandler<?>> handlers, Executor executor, WeirMetrics metrics) {
         Engine engine = new Engine(new Engine.Parts(settings, new JdbcTransactor(TestDatabase.dataSource()),
                 TestDatabase.dataSource(), new HandlerRegistry(handlers), new JsonbArgsCodec(), executor, DAEMONS,
-                null));
+                null, metrics));
         engine.start();
         return engine;
     }
