@@ -38,6 +38,14 @@ final class Server {
         return send(HttpRequest.newBuilder(URI.create(BASE + path)).GET());
     }
 
+    /**
+     * A GET that carries no credentials, whatever {@link #send} attaches by default: for the endpoints that must stay
+     * open ({@code /health}, {@code /metrics}).
+     */
+    static Reply getWithoutCredentials(String path) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + path)).GET());
+    }
+
     static Reply post(String path, String json) {
         return post(path, json, "application/json");
     }
