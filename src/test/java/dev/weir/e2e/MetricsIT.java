@@ -126,10 +126,12 @@ class MetricsIT {
         assertEquals(1, delta(before, after, "weir_jobs_discarded_total", fail), "times=-1 with one attempt");
         assertEquals(3, delta(before, after, "weir_job_pickup_seconds_count", fail));
         assertEquals(3, delta(before, after, "weir_job_run_seconds_count", fail));
-        assertTrue(delta(before, after, "weir_job_pickup_seconds_sum", fail) > 0.5,
-                "the retry waited about a second of back-off before it was due, not before it was picked up");
+        assertTrue(delta(before, after, "weir_job_pickup_seconds_sum", noop) > 0, "pickups take some time");
+        // The retry's back-off (about a second) is not pickup latency: that counts from when the retry was due.
+        assertTrue(delta(before, after, "weir_job_pickup_seconds_sum", fail) < 3 * 0.9,
+                "pickup of weir.fail: " + delta(before, after, "weir_job_pickup_seconds_sum", fail));
 
-        // Histogram buckets from the configuration: a pickup within 5 s lands in le="5.0".
+        // Histogram buckets from the configuration (microprofile-config.properties), 250 ms among them.
         assertTrue(after.stream().anyMatch(s -> s.name().equals("weir_job_pickup_seconds_bucket")
                 && has(s, noop) && s.labels().get("le").startsWith("0.25")), "configured buckets: " + after.stream()
                 .filter(s -> s.name().equals("weir_job_pickup_seconds_bucket") && has(s, noop)).toList());
