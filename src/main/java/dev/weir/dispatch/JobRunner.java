@@ -104,11 +104,11 @@ final class JobRunner {
             attempt.leave();
             return Outcomes.of(attempt.job(), Outcome.fail("stopped before the handler started"));
         }
-        if (JobLog.enabled(JobEvent.STARTED)) {
-            JobLog.log(JobEvent.STARTED, attempt.queue(), attempt.kind(), attempt.id(), attempt.attempt(),
-                    "pickup_ms", Long.toString(attempt.pickupNanos() / 1_000_000));
-        }
         try {
+            if (JobLog.enabled(JobEvent.STARTED)) {
+                JobLog.log(JobEvent.STARTED, attempt.queue(), attempt.kind(), attempt.id(), attempt.attempt(),
+                        "pickup_ms", Long.toString(attempt.pickupNanos() / 1_000_000));
+            }
             Outcome outcome = handler.handle(attempt);
             if (outcome == null) {
                 return Outcomes.of(attempt.job(), Outcome.fail("handler " + handler.getClass().getName()
