@@ -46,7 +46,7 @@ public class BasicAuthentication implements HttpAuthenticationMechanism {
         if (result.getStatus() != CredentialValidationResult.Status.VALID) {
             return refuse(request, response, "wrong user or password");
         }
-        return context.notifyContainerAboutLogin(result);
+        return context.notifyContainerAboutLogin(result.getCallerPrincipal(), result.getCallerGroups());
     }
 
     private static AuthenticationStatus refuse(HttpServletRequest request, HttpServletResponse response,
@@ -60,6 +60,9 @@ public class BasicAuthentication implements HttpAuthenticationMechanism {
         try {
             response.getWriter().write(Json.createObjectBuilder()
                     .add("error", "unauthorized").add("message", message).build().toString());
+            // Committed now: after a refusal Liberty's audit step decodes a "Basic" header once more and, when that
+            // header is not Base64, fails with an exception that would otherwise turn this 401 into a 500.
+            response.flushBuffer();
         } catch (IOException e) {
             // The client went away; the status is what matters.
         }

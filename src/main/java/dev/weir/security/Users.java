@@ -59,7 +59,12 @@ public final class Users {
         if (expected == null || !MessageDigest.isEqual(expected, given)) {
             return Optional.empty();
         }
-        return Optional.of(Set.of(ROLE_OF.get(user)));
+        return Optional.of(roles(user));
+    }
+
+    /** The roles of a user that exists; none for any other name. */
+    public Set<String> roles(String user) {
+        return digests.containsKey(user) ? Set.of(ROLE_OF.get(user)) : Set.of();
     }
 
     private static byte[] digest(String password) {

@@ -44,8 +44,9 @@ public class WeirIdentityStore implements IdentityStore {
                 .orElse(CredentialValidationResult.INVALID_RESULT);
     }
 
+    /** The groups (role names) of a caller this store validated. */
     @Override
-    public Set<ValidationType> validationTypes() {
-        return Set.of(ValidationType.VALIDATE);
+    public Set<String> getCallerGroups(CredentialValidationResult result) {
+        return users.roles(result.getCallerPrincipal().getName());
     }
 }
