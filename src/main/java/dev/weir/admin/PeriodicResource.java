@@ -7,6 +7,7 @@ import dev.weir.store.JtaTransactor;
 import dev.weir.metrics.Submitted;
 import dev.weir.metrics.WeirMetrics;
 import dev.weir.submit.Announcer;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -27,6 +28,7 @@ import java.util.Map;
 /** Periodic (cron) jobs: what is configured, when each fires next, and pause / resume / run now (ADR 0018). */
 @Path("periodic")
 @RequestScoped
+@RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
 @Produces(MediaType.APPLICATION_JSON)
 public class PeriodicResource {
 
@@ -60,12 +62,14 @@ public class PeriodicResource {
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Path("{name}/pause")
     public Response pause(@PathParam("name") String name) {
         return setPaused(name, true);
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Path("{name}/resume")
     public Response resume(@PathParam("name") String name) {
         return setPaused(name, false);
@@ -73,6 +77,7 @@ public class PeriodicResource {
 
     /** Submits one job now, off the schedule (whether or not the periodic job is paused); answers its id. */
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Path("{name}/run")
     public Response runNow(@PathParam("name") String name) {
         Periodic p = periodic(name);
