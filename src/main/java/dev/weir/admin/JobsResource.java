@@ -37,6 +37,7 @@ import java.util.List;
 /** Submitting and reading jobs (DESIGN §5), listing them and the operator actions on them (ADR 0021). */
 @Path("jobs")
 @RequestScoped
+@RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
 @Produces(MediaType.APPLICATION_JSON)
 public class JobsResource {
 
@@ -61,6 +62,7 @@ public class JobsResource {
     static final int LIST_LOOK_AT = 5000;
 
     @POST
+    @RolesAllowed({Roles.SUBMITTER, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submit(String body) {
         JsonValue value = read(body, MAX_BODY_CHARS);
@@ -79,6 +81,7 @@ public class JobsResource {
     }
 
     @POST
+    @RolesAllowed({Roles.SUBMITTER, Roles.ADMIN})
     @Path("batch")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submitBatch(String body) {

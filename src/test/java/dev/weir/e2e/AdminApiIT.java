@@ -249,4 +249,19 @@ class AdminApiIT {
         assertTrue(get("/api/queues/default").json().isNull("rateLimit"));
         assertTrue(get("/api/queues/default").json().isNull("admission"));
     }
+
+    @Test
+    void operatorActionsNeedTheAdminRoleAndReadsAnyRole() {
+        long id = scheduled("default", "weir.noop");
+        for (TestUser user : new TestUser[] {TestUser.VIEWER, TestUser.SUBMITTER}) {
+            assertEquals(200, get("/api/jobs?limit=1", user).status(), user.name());
+            assertEquals(200, get("/api/stats/throughput", user).status(), user.name());
+            for (String action : List.of("retry", "cancel", "discard")) {
+                assertEquals(403, post("/api/jobs/" + id + "/" + action, "", user).status(), user + " " + action);
+            }
+            assertEquals(403, post("/api/jobs/retry", "{}", user).status(), user.name());
+        }
+        assertEquals("scheduled", job(id).getString("state"), "nothing changed");
+        assertEquals(200, post("/api/jobs/" + id + "/cancel", "").status());
+    }
 }
