@@ -6,6 +6,7 @@ import dev.weir.metrics.JobLogLine;
 import dev.weir.metrics.Submitted;
 import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.Finish;
+import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
 import java.time.Duration;
@@ -171,13 +172,13 @@ final class Completer {
             finishes.add(s.finish());
         }
         List<QueueDispatcher.Renewal> renewals = renewals(batch);
-        Set<Long> applied;
+        Map<Long, JobState> applied;
         List<FollowUps> followUps = new ArrayList<>();
         try {
             applied = transactor.inNewTransaction(sql -> {
                 followUps.clear();
-                Set<Long> done = JobStore.finish(sql, finishes);
-                insertFollowUps(sql, finishes, done, followUps);
+                Map<Long, JobState> done = JobStore.finishStates(sql, finishes);
+                insertFollowUps(sql, finishes, done.keySet(), followUps);
                 for (QueueDispatcher.Renewal r : renewals) {
                     r.claim(sql);
                 }
@@ -198,18 +199,23 @@ final class Completer {
         }
         // Metrics and lifecycle lines after the permits are back: nothing here holds up the next claim.
         for (Settled s : batch) {
-            record(s.attempt(), s.finish(), applied.contains(s.finish().id()), now);
+            record(s.attempt(), s.finish(), applied.get(s.finish().id()), now);
         }
     }
 
-    /** The metrics and the log line of one committed (or, when not {@code applied}, ignored) outcome. */
-    private void record(Attempt a, Finish f, boolean applied, long now) {
+    /**
+     * The metrics and the log line of one committed outcome: {@code result} is the state it left the job in (the
+     * outcome's, or cancelled when an operator asked for it), null when it was ignored.
+     */
+    private void record(Attempt a, Finish f, JobState result, long now) {
+        boolean applied = result != null;
         boolean ran = a.started();
         long runNanos = a.runNanos(now);
         if (ran) {
             metrics.started(a.queue(), a.kind(), a.attempt() > 1, a.pickupNanos());
         }
-        JobEvent event = JobEvent.of(f, ran);
+        boolean operatorCancel = result == JobState.CANCELLED && f.state() != JobState.CANCELLED;
+        JobEvent event = operatorCancel ? JobEvent.CANCELLED : JobEvent.of(f, ran);
         if (!applied) {
             JobLog.log(JobEvent.IGNORED, a.queue(), a.kind(), a.id(), a.attempt(), "outcome", event.label(),
                     "reason", "the attempt was rescued or cancelled before its outcome was written");
@@ -227,7 +233,7 @@ final class Completer {
             case SNOOZED -> JobLog.log(event, a.queue(), a.kind(), a.id(), a.attempt(), "run_ms", runMs,
                     "delay_ms", Long.toString(f.delayMs()));
             case DISCARDED, CANCELLED -> JobLog.log(event, a.queue(), a.kind(), a.id(), a.attempt(), "run_ms", runMs,
-                    "reason", JobLogLine.firstLine(f.error()));
+                    "reason", operatorCancel ? "cancelled by an operator" : JobLogLine.firstLine(f.error()));
             default -> JobLog.log(event, a.queue(), a.kind(), a.id(), a.attempt(), "state", f.state().dbName());
         }
     }
