@@ -289,10 +289,14 @@
       return;
     }
     const unreachable = failures.find((f) => f instanceof ApiFailure && f.status === 0);
+    const other = failures.find((f) => !(f instanceof ApiFailure) || f.status > 0);
     const status = $('status');
     if (unreachable) {
       status.classList.add('stale');
       setText(status, 'Cannot reach the server; retrying…');
+    } else if (other) {
+      status.classList.add('stale');
+      setText(status, 'Some data could not be loaded: ' + other.message);
     } else {
       status.classList.remove('stale');
       setText(status, 'Updated ' + time(new Date().toISOString()));
@@ -440,7 +444,18 @@
   // ---------------------------------------------------------------- throughput chart
 
   async function loadThroughput() {
-    const data = await api('GET', '/api/stats/throughput?seconds=' + CHART_SECONDS + '&bucket=' + CHART_BUCKET);
+    let data;
+    try {
+      data = await api('GET', '/api/stats/throughput?seconds=' + CHART_SECONDS + '&bucket=' + CHART_BUCKET);
+    } catch (e) {
+      if (e instanceof ApiFailure && e.status > 0 && e.status !== 401) {
+        const note = svg('text', { x: 450, y: 95, 'text-anchor': 'middle', class: 'chart-note' });
+        note.textContent = 'Throughput unavailable: ' + e.message + ' (' + e.status + ')';
+        $('chart').replaceChildren(note);
+        return;
+      }
+      throw e;
+    }
     renderChart(data);
   }
 
