@@ -551,7 +551,8 @@
   }
 
   function jobRow(job) {
-    const row = el('tr', { 'data-job-id': job.id, class: job.id === state.selectedJob ? 'selected' : null },
+    const classes = [job.id === state.selectedJob ? 'selected' : '', job.state === 'completed' ? 'done' : ''];
+    const row = el('tr', { 'data-job-id': job.id, class: classes.join(' ').trim() || null },
       el('td', { class: 'num' }, job.id),
       el('td', { title: job.kind }, job.kind),
       el('td', null, job.queue),
