@@ -116,11 +116,17 @@ class DashboardBrowserIT {
     }
 
     @Test
-    void theRootLeadsToTheDashboardAndAWrongPasswordStaysAtTheLogIn() {
+    void theRootLeadsToTheLogInFormOfTheDashboard() {
         driver.get(Server.BASE + "/");
         waitUntil(d -> d.getCurrentUrl().endsWith("/dashboard/"));
         waitUntil(d -> d.findElement(By.id("login-user")).isDisplayed());
+        assertFalse(driver.findElement(By.id("app-view")).isDisplayed(), "nothing but the log-in form before a log-in");
+        assertTrue(driver.findElements(By.cssSelector("article[data-queue]")).isEmpty(), "the shell holds no data");
         screenshot("login");
+    }
+
+    @Test
+    void aWrongPasswordStaysAtTheLogIn() {
         Assumptions.assumeTrue(securityIsOn(), "the server has no security yet (GET /api/me answers 404)");
         signIn("admin", "not-the-password");
         waitUntil(d -> text(By.id("login-message")).contains("not accepted"));
