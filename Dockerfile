@@ -27,5 +27,7 @@ RUN configure.sh
 #   WEIR_DB_POOL_SIZE  most connections of the jdbc/weir pool (default 40)
 #   HTTP_PORT, HTTPS_PORT   9080 and 9443 unless set (change EXPOSE and the port mapping to match)
 #   WEIR_QUEUES, WEIR_QUEUE_<NAME>_MAX_WORKERS, ...   Weir's settings, see docs/configuration.md
-# The REST API has no authentication yet: do not publish the port beyond a trusted network.
+#   WEIR_ADMIN_PASSWORD, WEIR_SUBMITTER_PASSWORD, WEIR_VIEWER_PASSWORD   the API's users (README, "Users and
+#                      roles"); a user whose password is unset does not exist, so with none set every /api call is
+#                      refused. Pass them from a secret, and put TLS in front of the port.
 EXPOSE 9080 9443

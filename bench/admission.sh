@@ -18,6 +18,8 @@ JOBS=${1:-20000}; WORKERS=${2:-16}; ROUNDS=${3:-3}; PER_REQUEST=${4:-10}; SUBMIT
 MAX_PENDING=${MAX_PENDING:-$((JOBS * 4))}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 PORT=${BENCH_HTTP_PORT:-9296}
+# The API needs a user: this run's servers get a one-off admin password (kept if WEIR_ADMIN_PASSWORD is set).
+export WEIR_ADMIN_PASSWORD="${WEIR_ADMIN_PASSWORD:-$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')}"
 DB=${BENCH_DB:-weir_bench_admission}
 cd "$(dirname "$0")/.."
 JAR=$PWD/target/weir-server.jar
@@ -43,8 +45,9 @@ trap stop_servers EXIT
 # the number of refusals.
 submit() {
   python3 - "$1" "$JOBS" "$PER_REQUEST" "$SUBMITTERS" <<'PY'
-import http.client, json, sys, threading, time
+import base64, http.client, json, os, sys, threading, time
 port, jobs, per, threads = (int(a) for a in sys.argv[1:5])
+auth = "Basic " + base64.b64encode(("admin:" + os.environ["WEIR_ADMIN_PASSWORD"]).encode()).decode()
 path = "/api/jobs" if per == 1 else "/api/jobs/batch"
 one = {"kind": "weir.noop"}
 body = json.dumps(one if per == 1 else [one] * per)
@@ -54,7 +57,7 @@ lock = threading.Lock()
 def run(n):
     c = http.client.HTTPConnection("localhost", port)
     for _ in range(n):
-        c.request("POST", path, body, {"Content-Type": "application/json"})
+        c.request("POST", path, body, {"Content-Type": "application/json", "Authorization": auth})
         r = c.getresponse(); r.read()
         if r.status == 429:
             with lock: refused[0] += 1

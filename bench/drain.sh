@@ -14,6 +14,8 @@ set -euo pipefail
 JOBS=${1:-20000}; WORKERS=${2:-16}; ROUNDS=${3:-3}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 PORT=${BENCH_HTTP_PORT:-9280}
+# The API needs a user: this run's server gets a one-off admin password (kept if WEIR_ADMIN_PASSWORD is set).
+export WEIR_ADMIN_PASSWORD="${WEIR_ADMIN_PASSWORD:-$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')}"
 cd "$(dirname "$0")/.."
 JAR=$PWD/target/weir-server.jar
 [ -f "$JAR" ] || { echo "build first: ./mvnw package" >&2; exit 1; }
@@ -30,7 +32,7 @@ batch=$(python3 -c "import json; print(json.dumps([{'kind': 'weir.noop'}] * 1000
 outstanding() {
   psql -d weir_bench -qAtc "SELECT count(*) FROM weir.jobs WHERE state IN ('available', 'running', 'retryable', 'scheduled')"
 }
-paused() { curl -sf "localhost:$PORT/api/queues/default" | grep -q '"paused":true'; }
+paused() { curl -sf -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default" | grep -q '"paused":true'; }
 
 server=""
 run_dir=""
@@ -67,13 +69,13 @@ measure() {
 
   echo "== Weir drain, $mode: $JOBS no-op jobs, $WORKERS workers, $ROUNDS rounds (the first warms the JVM up)"
   for round in $(seq 1 "$ROUNDS"); do
-    curl -sf -XPOST "localhost:$PORT/api/queues/default/pause"
+    curl -sf -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default/pause"
     until paused; do sleep 0.1; done
     first=$(psql -d weir_bench -qAtc "SELECT coalesce(max(id), 0) + 1 FROM weir.jobs")
     for _ in $(seq 1 $((JOBS / 1000))); do
-      curl -sf -o /dev/null -XPOST "localhost:$PORT/api/jobs/batch" -H 'Content-Type: application/json' -d "$batch"
+      curl -sf -o /dev/null -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/jobs/batch" -H 'Content-Type: application/json' -d "$batch"
     done
-    curl -sf -XPOST "localhost:$PORT/api/queues/default/resume"
+    curl -sf -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default/resume"
     # Poll slowly: the rate comes from the jobs' timestamps, so polling neither adds to it nor takes much CPU
     # from the server being measured.
     while [ "$(outstanding)" != "0" ]; do sleep 0.5; done

@@ -14,6 +14,8 @@ set -euo pipefail
 MINUTES=${1:-10}; RATE=${2:-200}; INTERVAL=${3:-30}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 PORT=${SOAK_HTTP_PORT:-9594}
+# The API needs a user: this run's server gets a one-off admin password (kept if WEIR_ADMIN_PASSWORD is set).
+export WEIR_ADMIN_PASSWORD="${WEIR_ADMIN_PASSWORD:-$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')}"
 cd "$(dirname "$0")/.."
 JAR=$PWD/target/weir-server.jar
 [ -f "$JAR" ] || { echo "build first: ./mvnw package" >&2; exit 1; }
@@ -52,9 +54,10 @@ curl -sf "localhost:$PORT/health/ready" >/dev/null || { echo "server did not bec
 server=$(pgrep -P "$launcher" -f java | head -1 || true)
 [ -n "$server" ] || server=$(pgrep -f "$run_dir/wlp" | head -1)
 
-python3 - "$PORT" "$RATE" > "$run_dir/load.log" 2>&1 <<'PY' &
-import json, sys, time, urllib.request
+python3 - "$PORT" "$RATE" "$WEIR_ADMIN_PASSWORD" > "$run_dir/load.log" 2>&1 <<'PY' &
+import base64, json, sys, time, urllib.request
 port, rate = int(sys.argv[1]), int(sys.argv[2])
+auth = "Basic " + base64.b64encode(("admin:" + sys.argv[3]).encode()).decode()
 half = max(1, rate // 2)
 mix = [{"kind": "weir.noop"}, {"kind": "weir.sleep", "args": {"ms": 20}}, {"kind": "weir.fail", "args": {"times": 1}}]
 body = json.dumps([mix[2] if i % 10 == 9 else mix[i % 2] for i in range(half)]).encode()  # 10 % fail once
@@ -62,7 +65,7 @@ nxt = time.monotonic()
 while True:
     try:
         req = urllib.request.Request(f"http://localhost:{port}/api/jobs/batch", data=body,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "Authorization": auth})
         urllib.request.urlopen(req, timeout=10).read()
     except Exception as e:
         print("submit failed:", e, flush=True)
@@ -77,7 +80,7 @@ sample() {
   heap=$("$JCMD" "$server" GC.heap_info 2>/dev/null | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | head -1)
   threads=$(awk '/^Threads:/ {print $2}' "/proc/$server/status")
   sessions=$(psql -d weir_soak -qAtc "SELECT count(*) FROM pg_stat_activity WHERE datname = 'weir_soak' AND application_name LIKE 'weir%'")
-  held=$(curl -sf "localhost:$PORT/api/queues/default" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity']['inFlight'])")
+  held=$(curl -sf -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity']['inFlight'])")
   read -r backlog completed < <(psql -d weir_soak -qAtF ' ' -c "SELECT count(*) FILTER (WHERE state IN ('available', 'running', 'retryable', 'scheduled')), count(*) FILTER (WHERE state = 'completed') FROM weir.jobs")
   printf '%6s %12s %8s %9s %6s %8s %10s\n' "$1" "$((heap / 1024))" "$threads" "$sessions" "$held" "$backlog" "$completed"
 }

@@ -68,13 +68,16 @@ public final class ErrorMappers {
         public Response toResponse(WebApplicationException e) {
             int status = e.getResponse().getStatus();
             String code = switch (status) {
+                case 401 -> "unauthorized";
+                case 403 -> "forbidden";
                 case 404 -> "not_found";
                 case 405 -> "method_not_allowed";
                 case 406 -> "not_acceptable";
                 case 415 -> "unsupported_media_type";
                 default -> "http_" + status;
             };
-            return ApiError.body(status, code, e.getMessage());
+            String message = status == 403 ? "the user has no role that may make this call" : e.getMessage();
+            return ApiError.body(status, code, message);
         }
     }
 

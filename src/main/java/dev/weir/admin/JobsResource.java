@@ -7,6 +7,7 @@ import dev.weir.store.JtaTransactor;
 import dev.weir.store.NewJob;
 import dev.weir.submit.DefaultJobSubmitter;
 import dev.weir.submit.Submissions;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -35,6 +36,7 @@ import java.util.List;
 /** Submitting and reading jobs (DESIGN §5). */
 @Path("jobs")
 @RequestScoped
+@RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
 @Produces(MediaType.APPLICATION_JSON)
 public class JobsResource {
 
@@ -53,6 +55,7 @@ public class JobsResource {
     JtaTransactor transactor;
 
     @POST
+    @RolesAllowed({Roles.SUBMITTER, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submit(String body) {
         JsonValue value = read(body, MAX_BODY_CHARS);
@@ -71,6 +74,7 @@ public class JobsResource {
     }
 
     @POST
+    @RolesAllowed({Roles.SUBMITTER, Roles.ADMIN})
     @Path("batch")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submitBatch(String body) {

@@ -5,6 +5,7 @@ import dev.weir.config.WeirConfiguration;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import dev.weir.submit.Announcer;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -25,6 +26,7 @@ import java.util.Map;
 /** Periodic (cron) jobs: what is configured, when each fires next, and pause / resume / run now (ADR 0018). */
 @Path("periodic")
 @RequestScoped
+@RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
 @Produces(MediaType.APPLICATION_JSON)
 public class PeriodicResource {
 
@@ -55,12 +57,14 @@ public class PeriodicResource {
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Path("{name}/pause")
     public Response pause(@PathParam("name") String name) {
         return setPaused(name, true);
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Path("{name}/resume")
     public Response resume(@PathParam("name") String name) {
         return setPaused(name, false);
@@ -68,6 +72,7 @@ public class PeriodicResource {
 
     /** Submits one job now, off the schedule (whether or not the periodic job is paused); answers its id. */
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Path("{name}/run")
     public Response runNow(@PathParam("name") String name) {
         Periodic p = periodic(name);

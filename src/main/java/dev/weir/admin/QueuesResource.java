@@ -12,6 +12,7 @@ import dev.weir.store.JobState;
 import dev.weir.submit.AdmissionControl;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -32,6 +33,7 @@ import java.util.Set;
 /** Queues: their job counts, capacity on this instance, and pause / resume (DESIGN §5). */
 @Path("queues")
 @RequestScoped
+@RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
 @Produces(MediaType.APPLICATION_JSON)
 public class QueuesResource {
 
@@ -64,12 +66,14 @@ public class QueuesResource {
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Path("{name}/pause")
     public Response pause(@PathParam("name") String name) {
         return setPaused(name, true);
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Path("{name}/resume")
     public Response resume(@PathParam("name") String name) {
         return setPaused(name, false);

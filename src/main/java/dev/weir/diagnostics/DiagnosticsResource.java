@@ -6,6 +6,8 @@ import dev.weir.api.Admission;
 import dev.weir.api.JobSubmitter;
 import dev.weir.config.WeirConfiguration;
 import jakarta.annotation.Resource;
+import dev.weir.admin.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -33,6 +35,7 @@ import java.io.StringReader;
  */
 @Path("diagnostics")
 @RequestScoped
+@RolesAllowed(Roles.ADMIN)
 @Produces(MediaType.APPLICATION_JSON)
 public class DiagnosticsResource {
 

@@ -88,6 +88,7 @@ class AdmissionIT {
             HttpResponse<String> r;
             try {
                 r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
+                        .header("Authorization", TestUser.SUBMITTER.authorization())
                         .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))
                         .build(), HttpResponse.BodyHandlers.ofString());
             } catch (Exception e) {

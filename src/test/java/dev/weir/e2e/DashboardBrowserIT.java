@@ -46,10 +46,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class DashboardBrowserIT {
 
-    /** The development passwords of the test server's users (src/test/liberty/server.env). */
-    private static final String ADMIN_PASSWORD = "admin-dev-password";
-    private static final String VIEWER_PASSWORD = "viewer-dev-password";
-
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final String QUEUE = "default";
@@ -137,7 +133,7 @@ class DashboardBrowserIT {
     @Test
     void anAdminSeesCountsChangeAndPausesAndResumesAQueue() {
         post("/api/queues/" + QUEUE + "/resume", "");
-        signInAndWait("admin", ADMIN_PASSWORD);
+        signInAndWait(TestUser.ADMIN.name, TestUser.ADMIN.password);
         waitUntil(d -> text(By.id("who-role")).equals(securityIsOn() ? "admin" : "no security on this server"));
         By card = By.cssSelector("article[data-queue='" + QUEUE + "']");
         waitUntil(d -> d.findElement(card).isDisplayed());
@@ -186,7 +182,7 @@ class DashboardBrowserIT {
                 + " \"maxAttempts\": 1}");
         awaitState(id, "discarded");
 
-        signInAndWait("admin", ADMIN_PASSWORD);
+        signInAndWait(TestUser.ADMIN.name, TestUser.ADMIN.password);
         new Select(driver.findElement(By.id("filter-state"))).selectByVisibleText("discarded");
         WebElement kind = driver.findElement(By.id("filter-kind"));
         kind.sendKeys("weir.fail", Keys.ENTER);
@@ -221,7 +217,7 @@ class DashboardBrowserIT {
         long id = submit(noop());
         awaitState(id, "completed");
 
-        signInAndWait("viewer", VIEWER_PASSWORD);
+        signInAndWait(TestUser.VIEWER.name, TestUser.VIEWER.password);
         waitUntil(d -> text(By.id("who-role")).equals("viewer"));
         By pause = By.cssSelector("article[data-queue='" + QUEUE + "'] button[data-action]");
         waitUntil(d -> !d.findElements(pause).isEmpty());

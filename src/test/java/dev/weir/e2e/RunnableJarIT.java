@@ -23,7 +23,8 @@ class RunnableJarIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private static JsonObject getJson(ServerProcess s, String path) throws Exception {
-        String body = HTTP.send(HttpRequest.newBuilder(URI.create(s.base() + path)).GET().build(),
+        String body = HTTP.send(HttpRequest.newBuilder(URI.create(s.base() + path))
+                .header("Authorization", TestUser.ADMIN.authorization()).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         try (JsonReader r = Json.createReader(new StringReader(body))) {
             return r.readObject();
@@ -32,6 +33,7 @@ class RunnableJarIT {
 
     private static void post(ServerProcess s, String path, String json) throws Exception {
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(s.base() + path))
+                .header("Authorization", TestUser.ADMIN.authorization())
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(201, r.statusCode(), r.body());
@@ -65,9 +67,14 @@ class RunnableJarIT {
                 "WEIR_GLOBAL_MAX_WORKERS", "12",
                 "WEIR_QUEUE_LIGHT_MIN_WORKERS", "1",
                 "WEIR_QUEUE_HEAVY_WEIGHT", "3",
-                "WEIR_DIAGNOSTICS_ENABLED", "true"))) {
+                "WEIR_DIAGNOSTICS_ENABLED", "true",
+                "WEIR_VIEWER_PASSWORD", ""))) {
             await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
                     .until(() -> s.status("/health/ready") == 200);
+            // The jar carries no password: a user whose password this server was not given does not exist.
+            assertEquals(401, HTTP.send(HttpRequest.newBuilder(URI.create(s.base() + "/api/queues"))
+                    .header("Authorization", TestUser.VIEWER.authorization()).GET().build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode());
             JsonObject data = queuesData(s);
             assertEquals("weighted", data.getString("light.mode"));
             assertEquals(1, data.getInt("light.min-workers"));

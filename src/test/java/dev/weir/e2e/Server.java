@@ -38,6 +38,10 @@ final class Server {
         return send(HttpRequest.newBuilder(URI.create(BASE + path)).GET());
     }
 
+    static Reply get(String path, TestUser user) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + path)).GET(), user);
+    }
+
     static Reply post(String path, String json) {
         return post(path, json, "application/json");
     }
@@ -47,7 +51,21 @@ final class Server {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    static Reply post(String path, String json, TestUser user) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)), user);
+    }
+
+    /** Sends the request as the admin user. */
     static Reply send(HttpRequest.Builder request) {
+        return send(request, TestUser.ADMIN);
+    }
+
+    /** Sends the request as {@code user}; {@code null}: with no credentials. */
+    static Reply send(HttpRequest.Builder request, TestUser user) {
+        if (user != null) {
+            request.header("Authorization", user.authorization());
+        }
         try {
             HttpResponse<String> r = CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -48,6 +48,7 @@ public final class ServerProcess implements AutoCloseable {
         pb.environment().put("WEIR_EMBEDDED_DATA_DIR", dir.resolve("pgdata").toString());
         pb.environment().put("WLP_JAR_EXTRACT_DIR", dir.resolve("wlp").toString());
         pb.environment().remove("WEIR_DB_URL");
+        pb.environment().putAll(TestUser.passwords());
         pb.environment().putAll(env);
         return new ServerProcess(pb.start(), log, dir, httpPort);
     }

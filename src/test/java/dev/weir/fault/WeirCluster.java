@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.weir.e2e.ServerProcess;
+import dev.weir.e2e.TestUser;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -164,7 +165,8 @@ final class WeirCluster implements AutoCloseable {
 
     private static HttpResponse<String> send(HttpRequest.Builder request) {
         try {
-            return HTTP.send(request.timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(request.header("Authorization", TestUser.ADMIN.authorization())
+                    .timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
