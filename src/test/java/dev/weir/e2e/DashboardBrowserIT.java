@@ -213,30 +213,31 @@ class DashboardBrowserIT {
     @Test
     void aViewerGetsNoAdminActionsAndAForbiddenActionSaysSo() {
         Assumptions.assumeTrue(securityIsOn(), "the server has no security yet (GET /api/me answers 404)");
-        Assumptions.assumeTrue(exists("/api/jobs?limit=1"), "the server has no job list yet (GET /api/jobs)");
-        long id = submit(noop());
-        awaitState(id, "completed");
-
+        post("/api/queues/" + QUEUE + "/resume", "");
         signInAndWait(TestUser.VIEWER.name, TestUser.VIEWER.password);
         waitUntil(d -> text(By.id("who-role")).equals("viewer"));
         By pause = By.cssSelector("article[data-queue='" + QUEUE + "'] button[data-action]");
         waitUntil(d -> !d.findElements(pause).isEmpty());
         assertFalse(driver.findElement(pause).isDisplayed(), "a viewer sees no pause button");
         assertFalse(driver.findElement(By.id("bulk-retry")).isDisplayed(), "a viewer sees no bulk retry");
-        By row = By.cssSelector("#jobs tr[data-job-id='" + id + "']");
-        waitUntil(d -> !d.findElements(row).isEmpty());
-        driver.findElement(row).click();
-        waitUntil(d -> String.valueOf(id).equals(d.findElement(By.id("detail-body")).getAttribute("data-job-id")));
-        assertFalse(driver.findElement(By.id("action-retry")).isDisplayed(), "a viewer sees no job actions");
+        if (exists("/api/jobs?limit=1")) {
+            long id = submit(noop());
+            awaitState(id, "completed");
+            By row = By.cssSelector("#jobs tr[data-job-id='" + id + "']");
+            waitUntil(d -> !d.findElements(row).isEmpty());
+            driver.findElement(row).click();
+            waitUntil(d -> String.valueOf(id).equals(d.findElement(By.id("detail-body")).getAttribute("data-job-id")));
+            assertFalse(driver.findElement(By.id("action-retry")).isDisplayed(), "a viewer sees no job actions");
+        }
         screenshot("viewer");
 
         // Were the button there (a stale page, a crafted one), the server refuses and the page says why.
         ((JavascriptExecutor) driver).executeScript("document.body.classList.add('is-admin')");
-        driver.findElement(By.id("action-retry")).click();
+        driver.findElement(pause).click();
         waitUntil(d -> d.findElement(By.id("banner")).isDisplayed());
         assertEquals("forbidden", driver.findElement(By.id("banner")).getAttribute("data-code"));
         assertTrue(text(By.id("banner-text")).contains("role may not do this"), text(By.id("banner-text")));
-        assertEquals("completed", Server.job(id).getString("state"), "the refused retry changed nothing");
+        assertFalse(Server.get("/api/queues/" + QUEUE).json().getBoolean("paused"), "the refused pause changed nothing");
         screenshot("viewer-forbidden");
     }
 
