@@ -18,6 +18,14 @@ public class ApiError extends RuntimeException {
         this.code = code;
     }
 
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
     public Response toResponse() {
         return body(status, code, getMessage());
     }

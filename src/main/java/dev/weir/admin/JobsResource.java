@@ -25,6 +25,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.StringReader;
@@ -33,7 +34,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Submitting and reading jobs (DESIGN §5). */
+/** Submitting and reading jobs (DESIGN §5), listing them and the operator actions on them (ADR 0021). */
 @Path("jobs")
 @RequestScoped
 @RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
@@ -53,6 +54,12 @@ public class JobsResource {
 
     @Inject
     JtaTransactor transactor;
+
+    @Inject
+    JobOperations operations;
+
+    /** Ids looked at, at most, for one page of the job list (one backward range scan of the primary key). */
+    static final int LIST_LOOK_AT = 5000;
 
     @POST
     @RolesAllowed({Roles.SUBMITTER, Roles.ADMIN})
@@ -102,15 +109,119 @@ public class JobsResource {
     @GET
     @Path("{id}")
     public JsonObject get(@PathParam("id") String rawId) {
-        long id;
-        try {
-            id = Long.parseLong(rawId);
-        } catch (NumberFormatException e) {
-            throw new ApiError(400, "invalid_id", "a job id is a whole number, not '" + rawId + "'");
-        }
+        long id = id(rawId);
         JobView job = transactor.inNewTransaction(sql -> JobStore.get(sql, id))
                 .orElseThrow(() -> new ApiError(404, "job_not_found", "no job has id " + id));
         return view(job);
+    }
+
+    /**
+     * A page of jobs, newest first: {@code {"jobs": [<summary>…], "nextBefore": <id or null>}}. One page looks at no
+     * more than {@value #LIST_LOOK_AT} ids below {@code before}, so with a rare filter a page may hold fewer than
+     * {@code limit} jobs (even none) while {@code nextBefore} is not null: follow it until it is null.
+     */
+    @GET
+    @RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
+    public JsonObject list(@QueryParam("queue") String queue, @QueryParam("state") String state,
+            @QueryParam("kind") String kind, @QueryParam("before") String before, @QueryParam("limit") String limit) {
+        JobListQuery q = JobListQuery.parse(queue, state, kind, before, limit,
+                name -> configuration.settings().queue(name).isPresent());
+        JobStore.JobPage page = transactor.inNewTransaction(sql -> JobStore.list(sql, q.before(), q.state(), q.queue(),
+                q.kind(), q.limit(), Math.max(LIST_LOOK_AT, q.limit())));
+        JsonArrayBuilder jobs = Json.createArrayBuilder();
+        page.jobs().forEach(j -> jobs.add(summary(j)));
+        JsonObjectBuilder b = Json.createObjectBuilder().add("jobs", jobs);
+        Long next = nextBefore(page, q.limit(), Math.max(LIST_LOOK_AT, q.limit()));
+        if (next == null) {
+            b.addNull("nextBefore");
+        } else {
+            b.add("nextBefore", next);
+        }
+        return b.build();
+    }
+
+    /**
+     * Where the next page starts: after the last job when the page is full; after the lowest id looked at when the
+     * look stopped at its cap (older jobs remain unseen); otherwise nowhere (null), the look reached the first job.
+     */
+    static Long nextBefore(JobStore.JobPage page, int limit, int lookAt) {
+        if (page.jobs().size() == limit) {
+            return page.jobs().get(page.jobs().size() - 1).id();
+        }
+        if (page.looked() >= lookAt && page.lowestLooked() != null) {
+            return page.lowestLooked();
+        }
+        return null;
+    }
+
+    /** Makes a waiting or finished job available now (ADR 0021); 409 while it runs; 429 if its bounded queue is full. */
+    @POST
+    @Path("{id}/retry")
+    @RolesAllowed({Roles.ADMIN})
+    public JsonObject retry(@PathParam("id") String rawId) {
+        return view(operations.retry(id(rawId)));
+    }
+
+    /** Cancels a waiting job at once, or asks a running one to stop (it ends cancelled unless it completes). */
+    @POST
+    @Path("{id}/cancel")
+    @RolesAllowed({Roles.ADMIN})
+    public JsonObject cancel(@PathParam("id") String rawId) {
+        return view(operations.cancel(id(rawId)));
+    }
+
+    /** Discards a waiting job; 409 while it runs or once it finished. */
+    @POST
+    @Path("{id}/discard")
+    @RolesAllowed({Roles.ADMIN})
+    public JsonObject discard(@PathParam("id") String rawId) {
+        return view(operations.discard(id(rawId)));
+    }
+
+    /** Retries every discarded job matching {@code {"queue"?, "kind"?}}: {@code {"retried": n, "skipped": m}}. */
+    @POST
+    @Path("retry")
+    @RolesAllowed({Roles.ADMIN})
+    public JsonObject retryDiscarded(String body) {
+        String queue = null;
+        String kind = null;
+        if (body != null && !body.isBlank()) {
+            JsonValue value = read(body, 64 * 1024);
+            if (!(value instanceof JsonObject filter)) {
+                throw new ApiError(400, "invalid_request", "the body must be a JSON object {\"queue\"?, \"kind\"?}");
+            }
+            for (String field : filter.keySet()) {
+                if (!field.equals("queue") && !field.equals("kind")) {
+                    throw new ApiError(400, "unknown_field", "unknown field '" + field + "' (known: queue, kind)");
+                }
+            }
+            queue = filterString(filter, "queue");
+            kind = JobListQuery.kind(filterString(filter, "kind"));
+        }
+        if (queue != null && configuration.settings().queue(queue).isEmpty()) {
+            throw new ApiError(404, "unknown_queue", "queue: '" + queue + "' is not configured (see weir.queues)");
+        }
+        JobOperations.BulkRetry done = operations.retryDiscarded(queue, kind);
+        return Json.createObjectBuilder().add("retried", done.retried()).add("skipped", done.skipped()).build();
+    }
+
+    private static String filterString(JsonObject filter, String field) {
+        JsonValue v = filter.get(field);
+        if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (!(v instanceof jakarta.json.JsonString s) || s.getString().isBlank()) {
+            throw new ApiError(400, "invalid_" + field, field + ": must be a non-empty string");
+        }
+        return s.getString();
+    }
+
+    private static long id(String rawId) {
+        try {
+            return Long.parseLong(rawId);
+        } catch (NumberFormatException e) {
+            throw new ApiError(400, "invalid_id", "a job id is a whole number, not '" + rawId + "'");
+        }
     }
 
     private NewJob toNewJob(JobRequestParser.Parsed parsed, Instant now) {
@@ -152,14 +263,42 @@ public class JobsResource {
             b.add("errors", errors.readArray());
             b.add("args", args.readValue());
         }
-        if (job.progressJson() == null) {
+        progress(b, job.progressJson());
+        b.add("cancelRequested", job.cancelRequested());
+        return b.build();
+    }
+
+    static JsonObject summary(JobStore.JobSummary job) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("id", job.id())
+                .add("kind", job.kind())
+                .add("queue", job.queue())
+                .add("state", job.state().dbName())
+                .add("attempt", job.attempt())
+                .add("maxAttempts", job.maxAttempts())
+                .add("priority", job.priority());
+        time(b, "runAt", job.runAt());
+        time(b, "createdAt", job.createdAt());
+        time(b, "attemptedAt", job.attemptedAt());
+        time(b, "finalizedAt", job.finalizedAt());
+        if (job.lastError() == null) {
+            b.addNull("lastError");
+        } else {
+            b.add("lastError", job.lastError());
+        }
+        progress(b, job.progressJson());
+        b.add("cancelRequested", job.cancelRequested());
+        return b.build();
+    }
+
+    private static void progress(JsonObjectBuilder b, String progressJson) {
+        if (progressJson == null) {
             b.addNull("progress");
         } else {
-            try (JsonReader progress = Json.createReader(new StringReader(job.progressJson()))) {
+            try (JsonReader progress = Json.createReader(new StringReader(progressJson))) {
                 b.add("progress", progress.readObject());
             }
         }
-        return b.build();
     }
 
     private static void time(JsonObjectBuilder b, String name, Instant value) {

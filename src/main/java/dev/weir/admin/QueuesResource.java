@@ -2,6 +2,7 @@ package dev.weir.admin;
 
 import dev.weir.concurrency.CapacityReport;
 import dev.weir.concurrency.QueueCapacity;
+import dev.weir.concurrency.TokenBucket;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.dispatch.Engine;
@@ -118,15 +119,26 @@ public class QueuesResource {
         } else {
             b.add("capacity", capacity(capacity.report()));
         }
+        TokenBucket bucket = runtime.engine().flatMap(e -> e.rateLimit(q.name())).orElse(null);
+        if (bucket == null) {
+            b.addNull("rateLimit");
+        } else {
+            // On this instance: each instance has a bucket of its own per rate-limited queue (DESIGN §3.4).
+            b.add("rateLimit", Json.createObjectBuilder()
+                    .add("rate", bucket.rate())
+                    .add("burst", bucket.burst())
+                    .add("tokens", bucket.available()));
+        }
         AdmissionGauge gauge = admission.gauge(q.name()).orElse(null);
         if (gauge == null) {
             b.addNull("admission");
         } else {
-            // Outstanding: the queue's jobs that hold an admission slot and are not terminal (ADR 0011). Refused: on
-            // this instance, since it started.
+            // Outstanding: the queue's jobs that hold an admission slot and are not terminal (ADR 0011). Refusals (and
+            // the older name refused): on this instance, since it started.
             b.add("admission", Json.createObjectBuilder()
                     .add("maxPending", gauge.limit())
                     .add("outstanding", s.outstanding().getOrDefault(q.name(), 0L))
+                    .add("refusals", gauge.refusals())
                     .add("refused", gauge.refusals()));
         }
         return b.build();

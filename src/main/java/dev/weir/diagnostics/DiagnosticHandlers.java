@@ -15,6 +15,9 @@ import java.util.List;
  * <li>{@code weir.sleep} {@code {"ms": n}}: sleeps n ms, then completes (stops early when cancelled).</li>
  * <li>{@code weir.fail} {@code {"times": n}}: fails its first n attempts, then completes; n &lt; 0: always fails.</li>
  * <li>{@code weir.hang}: runs until cancelled or past its deadline.</li>
+ * <li>{@code weir.await-cancel}: runs until its cancellation signal, then <em>fails</em> with an error saying it saw
+ * the signal (and whether its thread was interrupted): an operator's cancel must still end it {@code cancelled}, since
+ * only a completion escapes a cancel request (ADR 0021).</li>
  * <li>{@code weir.crash}: halts the whole server JVM at once ({@link Runtime#halt}: no shutdown hooks, no drain),
  * as a process killed with SIGKILL would stop: the poison job of crash tests, which must end {@code discarded} once
  * rescue has spent its attempts.</li>
@@ -27,6 +30,7 @@ public final class DiagnosticHandlers {
     public static final JobKind<FailArgs> FAIL = JobKind.of("weir.fail", FailArgs.class);
     public static final JobKind<JsonObject> HANG = JobKind.of("weir.hang", JsonObject.class);
     public static final JobKind<JsonObject> CRASH = JobKind.of("weir.crash", JsonObject.class);
+    public static final JobKind<JsonObject> AWAIT_CANCEL = JobKind.of("weir.await-cancel", JsonObject.class);
     /** The exit status of a server halted by {@code weir.crash}. */
     public static final int CRASH_STATUS = 86;
 
@@ -40,7 +44,7 @@ public final class DiagnosticHandlers {
     }
 
     public static List<JobHandler<?>> all() {
-        return List.of(new Noop(), new Sleep(), new Fail(), new Hang(), new Crash());
+        return List.of(new Noop(), new Sleep(), new Fail(), new Hang(), new Crash(), new AwaitCancel());
     }
 
     public static final class Noop implements JobHandler<JsonObject> {
@@ -97,6 +101,26 @@ public final class DiagnosticHandlers {
                 Thread.sleep(50);
             }
             return Outcome.cancel("weir.hang: stopped when asked");
+        }
+    }
+
+    public static final class AwaitCancel implements JobHandler<JsonObject> {
+        @Override
+        public JobKind<JsonObject> kind() {
+            return AWAIT_CANCEL;
+        }
+
+        @Override
+        public Outcome handle(JobContext<JsonObject> job) {
+            boolean interrupted = false;
+            while (!job.isCancelled()) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            return Outcome.fail("weir.await-cancel: saw the cancellation signal (interrupted: " + interrupted + ")");
         }
     }
 

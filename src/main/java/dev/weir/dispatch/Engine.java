@@ -33,6 +33,8 @@ public final class Engine {
     private static final Logger LOG = Logger.getLogger(Engine.class.getName());
     /** The part of the shutdown timeout kept for writing hand-backs (at most a fifth of it). */
     static final Duration HANDBACK_RESERVE = Duration.ofSeconds(5);
+    /** A control message asking to cancel a running job: {@code cancel:<id>}. */
+    static final String CANCEL_PREFIX = "cancel:";
 
     /**
      * What the engine is built from.
@@ -90,7 +92,8 @@ public final class Engine {
             dispatchers.put(q.name(), new QueueDispatcher(q, capacity, bucket, transactor, runner, instance,
                     parts.threads(), batch));
         }
-        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::wakeAll, parts.threads());
+        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::wakeAll,
+                parts.threads());
         this.broadcaster = new Broadcaster(parts.sessionDataSource(), parts.threads());
     }
 
@@ -189,6 +192,50 @@ public final class Engine {
         }
     }
 
+    /** An instruction on the control channel: {@code cancel:<id>} (ADR 0021); anything else is ignored. */
+    void control(String payload) {
+        if (payload == null || !payload.startsWith(CANCEL_PREFIX)) {
+            LOG.fine(() -> "Weir: ignored control message '" + payload + "'");
+            return;
+        }
+        long id;
+        try {
+            id = Long.parseLong(payload.substring(CANCEL_PREFIX.length()));
+        } catch (NumberFormatException e) {
+            LOG.fine(() -> "Weir: ignored control message '" + payload + "'");
+            return;
+        }
+        signalCancel(id, -1);
+    }
+
+    /**
+     * An operator asked to cancel running job {@code id}: signals its attempt if it runs here (any lease when
+     * {@code lease} is negative), without settling it: the handler decides when to return, and its outcome, unless
+     * a completion, is written as cancelled. Returns whether an attempt here was signalled now.
+     */
+    boolean signalCancel(long id, long lease) {
+        for (Attempt a : runner.inFlight()) {
+            if (a.id() == id && (lease < 0 || a.job().lease() == lease) && !a.isCancelled()) {
+                a.cancel();
+                LOG.info(() -> "Weir: " + a + " cancelled by an operator; its handler was signalled");
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The fallback for lost cancel notifications: signals the attempts running here whose jobs an operator asked to
+     * cancel. Asked of the database only while attempts run here (Maintenance, with the heartbeat).
+     */
+    void pollCancelRequests() {
+        if (runner.inFlight().isEmpty()) {
+            return;
+        }
+        Map<Long, Long> requested = transactor.inNewTransaction(sql -> JobStore.cancelRequested(sql, instance));
+        requested.forEach((id, lease) -> signalCancel(id, lease));
+    }
+
     /**
      * New jobs committed in {@code queues}: wakes this instance's dispatchers at once and tells the other instances
      * through {@code NOTIFY}, from a thread of its own; the caller never waits for the database.
@@ -238,6 +285,12 @@ public final class Engine {
 
     public boolean listening() {
         return notifier.listening();
+    }
+
+    /** The rate limit of {@code queue} on this instance, if it has one. */
+    public java.util.Optional<TokenBucket> rateLimit(String queue) {
+        QueueDispatcher d = dispatchers.get(queue);
+        return d == null ? java.util.Optional.empty() : java.util.Optional.ofNullable(d.bucket());
     }
 
     public Map<String, QueueCapacity> capacities() {

@@ -25,8 +25,9 @@ import javax.sql.DataSource;
 /**
  * The background duties of an instance, on one thread that ticks every {@link #TICK}:
  * <ul>
- * <li>every instance: its heartbeat (every {@code heartbeat-interval}) and the deadline watchdog for its own
- * attempts;</li>
+ * <li>every instance: its heartbeat (every {@code heartbeat-interval}), the deadline watchdog for its own
+ * attempts, and, as often as the heartbeat and only while attempts run here, a look for operators' cancel requests
+ * whose notification was lost;</li>
  * <li>the leader only: making due jobs available, rescuing the attempts of silent instances and attempts far
  * past their deadline, forgetting long-dead instances, and deleting finished jobs past their retention (every
  * {@link #RETENTION_EVERY}, at most {@link #RETENTION_BATCHES} batches of {@link #BATCH} per state, so a large
@@ -62,6 +63,7 @@ final class Maintenance {
     private long nextHeartbeat;
     private long nextCleanup;
     private long nextRetention;
+    private long nextCancelPoll;
     /** Whether the last heartbeat was written, and since when (nanoTime) they have been written without a break. */
     private boolean inTouch;
     private long inTouchSince;
@@ -139,6 +141,13 @@ final class Maintenance {
             }
         });
         safely("deadline watchdog", () -> engine.enforceDeadlines(now));
+        safely("cancel requests", () -> {
+            // The fallback for an operator's cancel whose NOTIFY did not arrive, at the heartbeat's pace.
+            if (now - nextCancelPoll >= 0) {
+                engine.pollCancelRequests();
+                nextCancelPoll = now + settings.heartbeatInterval().toNanos();
+            }
+        });
         if (engine.draining()) {
             return;
         }

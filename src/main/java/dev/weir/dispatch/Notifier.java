@@ -14,7 +14,8 @@ import org.postgresql.PGNotification;
 
 /**
  * Listens on {@link JobStore#CHANNEL} with a connection of its own and tells the dispatchers which queues got
- * jobs. Notifications are a shortcut, not a guarantee (a pooler may drop {@code LISTEN}, a reconnect misses what
+ * jobs; on the same connection it listens on {@link JobStore#CONTROL_CHANNEL} and hands those payloads (an operator's
+ * cancel of a running job, ADR 0021) to {@code onControl}. Notifications are a shortcut, not a guarantee (a pooler may drop {@code LISTEN}, a reconnect misses what
  * was sent meanwhile): every dispatcher also polls, and after a reconnect all of them are woken once.
  */
 final class Notifier {
@@ -23,15 +24,17 @@ final class Notifier {
 
     private final DataSource dataSource;
     private final Consumer<String> onQueue;
+    private final Consumer<String> onControl;
     private final Runnable onReconnect;
     private final Thread thread;
     private volatile boolean stopping;
     private volatile boolean listening;
 
-    Notifier(DataSource dataSource, Consumer<String> onQueue, Runnable onReconnect,
+    Notifier(DataSource dataSource, Consumer<String> onQueue, Consumer<String> onControl, Runnable onReconnect,
             java.util.concurrent.ThreadFactory threads) {
         this.dataSource = dataSource;
         this.onQueue = onQueue;
+        this.onControl = onControl;
         this.onReconnect = onReconnect;
         this.thread = threads.newThread(this::run);
         this.thread.setName("weir-notifier");
@@ -59,6 +62,7 @@ final class Notifier {
                 PGConnection pg = c.unwrap(PGConnection.class);
                 try (Statement s = c.createStatement()) {
                     s.execute("LISTEN " + JobStore.CHANNEL);
+                    s.execute("LISTEN " + JobStore.CONTROL_CHANNEL);
                 }
                 listening = true;
                 if (!first) {
@@ -71,7 +75,11 @@ final class Notifier {
                         PGNotification[] notes = pg.getNotifications(500);
                         if (notes != null) {
                             for (PGNotification note : notes) {
-                                onQueue.accept(note.getParameter());
+                                if (JobStore.CONTROL_CHANNEL.equals(note.getName())) {
+                                    onControl.accept(note.getParameter());
+                                } else {
+                                    onQueue.accept(note.getParameter());
+                                }
                             }
                         }
                     }

@@ -95,6 +95,11 @@ final class QueueDispatcher {
         return capacity;
     }
 
+    /** The queue's rate limit on this instance; null when it has none. */
+    TokenBucket bucket() {
+        return bucket;
+    }
+
     void start() {
         thread.start();
     }

@@ -141,6 +141,28 @@ public final class AdmissionSlots {
         }
     }
 
+    /**
+     * Gives terminal job {@code jobId} of bounded queue {@code queue} a slot again, in the current transaction, for an
+     * operator's retry (ADR 0021): the slot still pointing at it if there is one, else a free one, looked for as
+     * {@link #admit} does (a window from a random slot on, widened fourfold while the queue has more). Never waits.
+     * Returns a refusal ({@code requested} 1) when no slot is free or every free one is held by another transaction.
+     */
+    public static Result take(Sql sql, String queue, long jobId, int maxPending) {
+        long window = 1L + WINDOW_SLACK;
+        int start = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
+        while (true) {
+            Object[] row = sql.query(Queries.ADMISSION_TAKE, jobId, queue, window, start).get(0);
+            if (row[0] != null) {
+                return new Result(List.of(new JobStore.Inserted(jobId, JobState.AVAILABLE, queue)), null, 0, 0);
+            }
+            if (Rows.longAt(row, 1) == window) {
+                window = window * 4;
+                continue;
+            }
+            return Result.refused(queue, 1, 0);
+        }
+    }
+
     /** Outstanding jobs holding a slot, per bounded queue; a queue with none is absent. */
     public static Map<String, Long> outstanding(Sql sql) {
         Map<String, Long> counts = new HashMap<>();

@@ -17,6 +17,11 @@ public final class JobStore {
 
     /** The channel {@code NOTIFY} uses to say a queue has new available jobs; the payload is the queue. */
     public static final String CHANNEL = "weir_jobs";
+    /**
+     * The channel for instructions to every instance; the payload is {@code cancel:<id>} (an operator asked to cancel
+     * running job id: ADR 0021).
+     */
+    public static final String CONTROL_CHANNEL = "weir_control";
 
     private JobStore() {
     }
@@ -275,7 +280,138 @@ public final class JobStore {
         return Optional.of(new JobView(Rows.longAt(r, 0), Rows.stringAt(r, 1), Rows.stringAt(r, 2),
                 JobState.fromDb(Rows.stringAt(r, 3)), Rows.intAt(r, 4), Rows.intAt(r, 5), Rows.intAt(r, 6),
                 Rows.instantAt(r, 7), Rows.instantAt(r, 8), Rows.instantAt(r, 9), Rows.instantAt(r, 10),
-                Rows.stringAt(r, 11), Rows.stringAt(r, 12), Rows.stringAt(r, 13)));
+                Rows.stringAt(r, 11), Rows.stringAt(r, 12), Rows.stringAt(r, 13), Boolean.TRUE.equals(r[14])));
+    }
+
+    /** A job as the admin API lists it: no arguments, no history but the last error. */
+    public record JobSummary(long id, String kind, String queue, JobState state, int attempt, int maxAttempts,
+            int priority, java.time.Instant runAt, java.time.Instant createdAt, java.time.Instant attemptedAt,
+            java.time.Instant finalizedAt, String lastError, String progressJson, boolean cancelRequested) {
+    }
+
+    /**
+     * A page of the job list: the jobs found, newest first, the lowest id looked at (null if none) and how many ids
+     * were looked at.
+     */
+    public record JobPage(List<JobSummary> jobs, Long lowestLooked, long looked) {
+    }
+
+    /**
+     * The jobs below id {@code before} matching the filters ({@code null}: any), newest first, at most {@code limit},
+     * looking at no more than {@code lookAt} ids (one backward range scan of the primary key: ADR 0021).
+     */
+    public static JobPage list(Sql sql, long before, JobState state, String queue, String kind, int limit,
+            int lookAt) {
+        List<Object[]> rows = sql.query(Queries.JOB_LIST, before, state == null ? "" : state.dbName(),
+                queue == null ? "" : queue, kind == null ? "" : kind, limit, lookAt);
+        List<JobSummary> jobs = new ArrayList<>(rows.size());
+        Long lowest = null;
+        long looked = 0;
+        for (Object[] r : rows) {
+            lowest = r[14] == null ? null : Rows.longAt(r, 14);
+            looked = Rows.longAt(r, 15);
+            if (r[0] != null) {
+                jobs.add(new JobSummary(Rows.longAt(r, 0), Rows.stringAt(r, 1), Rows.stringAt(r, 2),
+                        JobState.fromDb(Rows.stringAt(r, 3)), Rows.intAt(r, 4), Rows.intAt(r, 5), Rows.intAt(r, 6),
+                        Rows.instantAt(r, 7), Rows.instantAt(r, 8), Rows.instantAt(r, 9), Rows.instantAt(r, 10),
+                        Rows.stringAt(r, 11), Rows.stringAt(r, 12), Boolean.TRUE.equals(r[13])));
+            }
+        }
+        return new JobPage(jobs, lowest, looked);
+    }
+
+    /** A job locked for an operator action: its queue, state, and whether retrying it would clash on its unique key. */
+    public record Locked(long id, String queue, JobState state, boolean uniqueClash) {
+    }
+
+    /** Locks job {@code id} for an operator action (retry, cancel, discard); empty if there is none. */
+    public static Optional<Locked> lock(Sql sql, long id) {
+        List<Object[]> rows = sql.query(Queries.JOB_LOCK, id);
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Object[] r = rows.get(0);
+        return Optional.of(new Locked(Rows.longAt(r, 0), Rows.stringAt(r, 1), JobState.fromDb(Rows.stringAt(r, 2)),
+                Boolean.TRUE.equals(r[3])));
+    }
+
+    /**
+     * Locks the next discarded jobs after id {@code after} of {@code queue} and {@code kind} (null: any), in id
+     * order, at most {@code limit}; jobs other transactions hold are skipped. State: always discarded.
+     */
+    public static List<Locked> lockDiscarded(Sql sql, long after, String queue, String kind, int limit) {
+        List<Object[]> rows = sql.query(Queries.JOB_DISCARDED_BATCH, after, queue == null ? "" : queue,
+                kind == null ? "" : kind, limit);
+        List<Locked> locked = new ArrayList<>(rows.size());
+        for (Object[] r : rows) {
+            locked.add(new Locked(Rows.longAt(r, 0), Rows.stringAt(r, 1), JobState.DISCARDED,
+                    Boolean.TRUE.equals(r[2])));
+        }
+        return locked;
+    }
+
+    /**
+     * Operator retry: the jobs {@code ids} (locked by the caller) that wait or are terminal become available now, with
+     * an attempt left; their queues are woken when the transaction commits. Returns how many moved.
+     */
+    public static int retry(Sql sql, java.util.Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        StringBuilder array = new StringBuilder(ids.size() * 8).append('{');
+        for (Long id : ids) {
+            if (array.length() > 1) {
+                array.append(',');
+            }
+            array.append(id.longValue());
+        }
+        return sql.query(Queries.JOB_RETRY, array.append('}').toString()).size();
+    }
+
+    /** Operator cancel of a waiting job (locked by the caller): cancelled at once. Returns whether it applied. */
+    public static boolean cancelNow(Sql sql, long id) {
+        return sql.update(Queries.JOB_CANCEL_NOW, id) == 1;
+    }
+
+    /**
+     * Operator cancel of a running job (locked by the caller): records the request and notifies every instance on
+     * {@link #CONTROL_CHANNEL} at commit. Returns whether it applied.
+     */
+    public static boolean requestCancel(Sql sql, long id) {
+        List<Object[]> rows = sql.query(Queries.JOB_CANCEL_REQUEST, id);
+        return !rows.isEmpty() && Rows.longAt(rows.get(0), 0) == 1;
+    }
+
+    /** The running attempts of {@code instance} an operator asked to cancel: id → run lease. */
+    public static Map<Long, Long> cancelRequested(Sql sql, String instance) {
+        Map<Long, Long> requested = new HashMap<>();
+        for (Object[] r : sql.query(Queries.JOB_CANCEL_REQUESTED, instance)) {
+            requested.put(Rows.longAt(r, 0), Rows.longAt(r, 1));
+        }
+        return requested;
+    }
+
+    /** Operator discard of a waiting job (locked by the caller): discarded at once. Returns whether it applied. */
+    public static boolean discardNow(Sql sql, long id) {
+        return sql.update(Queries.JOB_DISCARD_NOW, id) == 1;
+    }
+
+    /** Jobs finalized in one bucket of a throughput window, by terminal state. */
+    public record FinalizedCount(long bucket, JobState state, long count) {
+    }
+
+    /**
+     * Jobs finalized from epoch second {@code fromEpochSecond} (inclusive) to {@code toEpochSecond} (exclusive), per
+     * bucket of {@code bucketSeconds} (numbered from 0) and state, of {@code queue} (null: all); empty buckets absent.
+     */
+    public static List<FinalizedCount> finalizedPerBucket(Sql sql, long fromEpochSecond, long toEpochSecond,
+            int bucketSeconds, String queue) {
+        List<FinalizedCount> counts = new ArrayList<>();
+        for (Object[] r : sql.query(Queries.STATS_THROUGHPUT, fromEpochSecond, toEpochSecond, bucketSeconds,
+                queue == null ? "" : queue)) {
+            counts.add(new FinalizedCount(Rows.longAt(r, 0), JobState.fromDb(Rows.stringAt(r, 1)), Rows.longAt(r, 2)));
+        }
+        return counts;
     }
 
     /** Jobs per queue and state; a state with no job is absent. */

@@ -26,6 +26,16 @@ final class Queries {
     static final String PERIODIC_RUN_NOW = load("periodic_run_now");
     static final String JOB_RESCUE = load("job_rescue");
     static final String JOB_GET = load("job_get");
+    static final String JOB_LIST = load("job_list");
+    static final String JOB_LOCK = load("job_lock");
+    static final String JOB_RETRY = load("job_retry");
+    static final String JOB_DISCARDED_BATCH = load("job_discarded_batch");
+    static final String JOB_CANCEL_NOW = load("job_cancel_now");
+    static final String JOB_CANCEL_REQUEST = load("job_cancel_request");
+    static final String JOB_CANCEL_REQUESTED = load("job_cancel_requested");
+    static final String JOB_DISCARD_NOW = load("job_discard_now");
+    static final String STATS_THROUGHPUT = load("stats_throughput");
+    static final String ADMISSION_TAKE = load("admission_take");
     static final String QUEUE_COUNTS = load("queue_counts");
     static final String QUEUE_PAUSED = load("queue_paused");
     static final String QUEUE_SET_PAUSED = load("queue_set_paused");

@@ -540,4 +540,48 @@ class EngineIT {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void anOperatorsCancelReachesTheHandlerWithoutANotificationAndEndsTheJobCancelled() {
+        start(List.of(new dev.weir.diagnostics.DiagnosticHandlers.AwaitCancel(), handler(RECORDS, job -> {
+            while (!job.isCancelled()) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    // the cancel interrupts too; this handler finishes its work anyway
+                }
+            }
+            return Outcome.complete();   // a completion is not turned into cancelled
+        })), TestEngine.queue("default", 4));
+        long waits = submit("weir.await-cancel", "{}", 5);
+        long completes = submit(RECORDS.name(), "{\"n\": 1}", 5);
+        await().atMost(WAIT).until(() -> job(waits).state() == JobState.RUNNING
+                && job(completes).state() == JobState.RUNNING);
+        // The request written without its NOTIFY: only the heartbeat-paced look can find it.
+        tx.inNewTransaction(sql -> sql.update("UPDATE weir.jobs SET cancel_requested_at = now() WHERE id IN (?1, ?2)",
+                waits, completes));
+        await().atMost(WAIT).until(() -> job(waits).state() == JobState.CANCELLED);
+        assertTrue(job(waits).errorsJson().contains("saw the cancellation signal"), job(waits).errorsJson());
+        await().atMost(WAIT).until(() -> job(completes).state() == JobState.COMPLETED);
+    }
+
+    @Test
+    void anOperatorsCancelArrivesAtOnceThroughTheControlChannel() {
+        // Heartbeats (and so the fallback look for cancel requests) only every 30 s: within 10 s only NOTIFY can do it.
+        Engine e = TestEngine.start(new dev.weir.config.WeirSettings(List.of(TestEngine.queue("default", 4)),
+                java.util.OptionalInt.empty(), Duration.ofSeconds(30), Duration.ofSeconds(120), Duration.ofSeconds(5),
+                false), List.of(new dev.weir.diagnostics.DiagnosticHandlers.AwaitCancel()));
+        engines.add(e);
+        long id = submit("weir.await-cancel", "{}", 5);
+        await().atMost(WAIT).until(() -> job(id).state() == JobState.RUNNING);
+        long asked = System.nanoTime();
+        tx.inNewTransaction(sql -> {
+            JobStore.lock(sql, id);
+            return JobStore.requestCancel(sql, id);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> job(id).state() == JobState.CANCELLED);
+        assertTrue(job(id).errorsJson().contains("cancelled by an operator"), job(id).errorsJson());
+        assertTrue(job(id).cancelRequested());
+        assertTrue(System.nanoTime() - asked < Duration.ofSeconds(10).toNanos());
+    }
 }

@@ -32,11 +32,18 @@ class SecurityIT {
         ONE_JOB("GET", "/api/jobs/1", null, TestUser.VIEWER),
         PERIODIC("GET", "/api/periodic", null, TestUser.VIEWER),
         ME("GET", "/api/me", null, TestUser.VIEWER),
+        LIST_JOBS("GET", "/api/jobs?limit=1", null, TestUser.VIEWER),
+        THROUGHPUT("GET", "/api/stats/throughput", null, TestUser.VIEWER),
         SUBMIT("POST", "/api/jobs", JOB, TestUser.SUBMITTER),
         SUBMIT_BATCH("POST", "/api/jobs/batch", "[" + JOB + "]", TestUser.SUBMITTER),
         PAUSE_QUEUE("POST", "/api/queues/emails/resume", "", TestUser.ADMIN),
         PAUSE_PERIODIC("POST", "/api/periodic/new-year/resume", "", TestUser.ADMIN),
-        DIAGNOSTICS("POST", "/api/diagnostics/transactional-submit", "{}", TestUser.ADMIN);
+        DIAGNOSTICS("POST", "/api/diagnostics/transactional-submit", "{}", TestUser.ADMIN),
+        // Operator actions on a job that does not exist (404 for an admin) and a filter that matches nothing.
+        RETRY_JOB("POST", "/api/jobs/999999999/retry", "", TestUser.ADMIN),
+        CANCEL_JOB("POST", "/api/jobs/999999999/cancel", "", TestUser.ADMIN),
+        DISCARD_JOB("POST", "/api/jobs/999999999/discard", "", TestUser.ADMIN),
+        BULK_RETRY("POST", "/api/jobs/retry", "{\"kind\": \"security-it.nothing\"}", TestUser.ADMIN);
 
         final String method;
         final String path;

@@ -17,14 +17,14 @@ WITH input AS (
 -- random, so concurrent submitters look at different slots instead of all fighting for the same few. Both halves
 -- read the primary key in order; the second runs only when the first falls short.
 window_slots AS (
-    (SELECT slot, job_id
+    (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
        AND slot >= ?5
      ORDER BY slot
      LIMIT ?4)
     UNION ALL
-    (SELECT slot, job_id
+    (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
        AND slot < ?5
@@ -35,7 +35,7 @@ window_slots AS (
 -- Those that look free in this statement's snapshot: no job, a job that no longer exists, or a terminal one. Read,
 -- not locked, and computed once however many readers follow.
 candidate AS (
-    SELECT o.slot, o.job_id
+    SELECT o.slot, o.job_id, o.assigned_at
     FROM window_slots AS o
     LEFT JOIN weir.jobs AS j ON j.id = o.job_id
     WHERE j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded')
@@ -47,14 +47,16 @@ enough AS (
     FROM (SELECT 1 FROM candidate LIMIT ?3) AS c
 ),
 -- Locks k of them, skipping any another transaction holds. The lock re-checks only the slot row, against the
--- job_id the snapshot judged: a slot that another submitter took and committed since the snapshot has a new
--- job_id and drops out. (Re-checking the join instead would be wrong: the re-check keeps the old job row, so a
+-- job_id and assigned_at the snapshot judged: a slot that another submitter took and committed since the snapshot has
+-- a new job_id and drops out, and so does one an operator's retry gave back to its terminal job (same job_id, new
+-- assigned_at: ADR 0021). (Re-checking the join instead would be wrong: the re-check keeps the old job row, so a
 -- new job_id would meet no job and look free.)
 taken AS (
     SELECT s.slot
     FROM candidate AS c
     JOIN weir.admission_slots AS s ON s.queue = ?2 AND s.slot = c.slot
     WHERE s.job_id IS NOT DISTINCT FROM c.job_id
+      AND s.assigned_at = c.assigned_at
       AND (SELECT yes FROM enough)
     LIMIT ?3
     FOR UPDATE OF s SKIP LOCKED

@@ -3,6 +3,8 @@
 -- matches nothing. Rows are locked in id order so concurrent multi-row writers cannot deadlock.
 -- ?1: [{"id", "lease", "state", "delay_ms", "error" (null: none), "refund" (give the attempt back)}, …]
 -- The commit need not wait for the disk: an outcome lost in a crash only means the job runs again.
+-- An attempt whose job an operator asked to cancel (cancel_requested_at) ends cancelled unless it completed, whatever
+-- outcome it brought (ADR 0021); the reason and the attempt's own error go into the history.
 WITH relaxed AS (
     SELECT set_config('synchronous_commit', 'off', true)
 ),
@@ -15,12 +17,23 @@ outcome AS (
 -- state = 'running' here the planner liked to scan the whole jobs_running index, dead entries and all, for a
 -- batch of a few ids.
 locked AS (
-    SELECT j.id
+    SELECT j.id, j.cancel_requested_at IS NOT NULL AS cancel
     FROM weir.jobs AS j
     WHERE j.id = ANY (ARRAY(SELECT id FROM outcome))
       AND EXISTS (SELECT 1 FROM outcome AS o WHERE o.id = j.id AND o.lease = j.run_lease)
     ORDER BY j.id
     FOR UPDATE OF j
+),
+-- Each outcome with the state it really leads to: cancelled when an operator asked for it and the attempt did not
+-- complete.
+decided AS (
+    SELECT o.id, o.lease, o.delay_ms, o.refund,
+           CASE WHEN l.cancel AND o.state <> 'completed' THEN 'cancelled' ELSE o.state END AS state,
+           CASE WHEN l.cancel AND o.state <> 'completed'
+                THEN 'cancelled by an operator' || coalesce(' (the attempt ended: ' || o.error || ')', '')
+                ELSE o.error END AS error
+    FROM locked AS l
+    JOIN outcome AS o ON o.id = l.id
 ),
 finished AS (
     UPDATE weir.jobs AS j
@@ -41,9 +54,8 @@ finished AS (
         progress     = CASE WHEN o.state = 'completed' THEN NULL ELSE j.progress END,
         owner        = NULL,
         deadline_at  = NULL
-    FROM locked, outcome AS o, relaxed
-    WHERE j.id = locked.id
-      AND o.id = j.id
+    FROM decided AS o, relaxed
+    WHERE j.id = o.id
       AND j.state = 'running'
     RETURNING j.id, j.queue, j.state
 ),

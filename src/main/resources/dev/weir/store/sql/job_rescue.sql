@@ -1,7 +1,8 @@
 -- Rescues running attempts nobody will finish: their owner's heartbeat is older than ?1 ms (or the owner is
 -- gone), or they are more than ?2 ms past their deadline (the owner should have stopped them itself).
 -- Rescue spends the attempt: a job whose attempts are used up is discarded, any other is made available
--- again at once. The reason goes into the error history. At most ?3 per call. Run by the leader only.
+-- again at once; a job an operator asked to cancel is cancelled (ADR 0021). The reason goes into the error history.
+-- At most ?3 per call. Run by the leader only.
 WITH stuck AS (
     SELECT j.id,
            CASE WHEN i.id IS NULL OR i.heartbeat_at < now() - ?1 * interval '1 millisecond'
@@ -19,8 +20,9 @@ WITH stuck AS (
 ),
 rescued AS (
     UPDATE weir.jobs AS j
-    SET state        = CASE WHEN j.attempt >= j.max_attempts THEN 'discarded' ELSE 'available' END,
-        finalized_at = CASE WHEN j.attempt >= j.max_attempts THEN now() END,
+    SET state        = CASE WHEN j.cancel_requested_at IS NOT NULL THEN 'cancelled'
+                            WHEN j.attempt >= j.max_attempts THEN 'discarded' ELSE 'available' END,
+        finalized_at = CASE WHEN j.cancel_requested_at IS NOT NULL OR j.attempt >= j.max_attempts THEN now() END,
         errors       = j.errors || jsonb_build_array(jsonb_build_object(
                            'attempt', j.attempt, 'at', now(), 'error', stuck.reason)),
         owner        = NULL,
