@@ -102,8 +102,21 @@ public class JobsResource {
             jobs.add(toNewJob(JobRequestParser.parse(array.get(i), "job [" + i + "]"), now));
         }
         JsonArrayBuilder ids = Json.createArrayBuilder();
-        submitter.insertValidated(jobs).forEach(j -> ids.add(j.id()));
-        return Response.status(201).entity(Json.createObjectBuilder().add("ids", ids).build()).build();
+        JsonArrayBuilder duplicates = Json.createArrayBuilder();
+        boolean anyDuplicate = false;
+        for (JobStore.Inserted j : submitter.insertValidated(jobs)) {
+            ids.add(j.id());
+            if (j.duplicate()) {
+                duplicates.add(j.id());
+                anyDuplicate = true;
+            }
+        }
+        JsonObjectBuilder answer = Json.createObjectBuilder().add("ids", ids);
+        if (anyDuplicate) {
+            // Unique jobs that existed already (DESIGN §7a): their ids are in "ids" too, in the batch's order.
+            answer.add("duplicates", duplicates);
+        }
+        return Response.status(201).entity(answer.build()).build();
     }
 
     @GET

@@ -71,6 +71,9 @@ public class Announcer {
      * @param inserted the store's answer for each job, in the same order
      */
     public void submittedOnCommit(List<NewJob> jobs, List<JobStore.Inserted> inserted) {
+        if (jobs.isEmpty()) {
+            return;
+        }
         Pending p = pending();
         if (p == null) {
             Submitted.record(metrics, jobs, inserted);

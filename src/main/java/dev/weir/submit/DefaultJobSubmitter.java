@@ -21,7 +21,10 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The {@link JobSubmitter} applications inject. Joins the caller's JTA transaction (or runs in one of its own):
@@ -68,29 +71,63 @@ public class DefaultJobSubmitter implements JobSubmitter {
      */
     public List<JobStore.Inserted> insertValidated(List<NewJob> jobs) {
         Sql sql = transactor.current();
-        if (jobs.stream().anyMatch(NewJob::unique)) {
-            return insertUnique(sql, jobs);
+        Placed placed = place(sql, jobs);
+        if (placed.refusal() != null) {
+            throw new QueueFullException(admission.refusal(sql, placed.refusal()));
         }
-        AdmissionSlots.Result result = admit(sql, jobs);
-        if (!result.admitted()) {
-            throw new QueueFullException(admission.refusal(sql, result));
-        }
-        return result.inserted();
+        return placed.inserted();
     }
 
-    /** A unique job is submitted alone (never to a bounded queue, which validation refuses). */
-    private List<JobStore.Inserted> insertUnique(Sql sql, List<NewJob> jobs) {
-        if (jobs.size() > 1) {
-            throw new InvalidJobException("invalid_unique", "a unique job is submitted alone, not in a batch");
+    /** What became of a submission: the jobs in the list's order, or the admission's refusal (nothing stored). */
+    private record Placed(List<JobStore.Inserted> inserted, AdmissionSlots.Result refusal) {
+    }
+
+    /**
+     * Stores the jobs: the plain ones through admission in one statement (all or nothing), then each unique one with
+     * its insert-or-get (a duplicate answers the existing job, also when it is an earlier job of the same list, which
+     * this transaction already sees). Unique jobs never go to a bounded queue (validation refuses that).
+     */
+    private Placed place(Sql sql, List<NewJob> jobs) {
+        List<NewJob> plain = new ArrayList<>(jobs.size());
+        for (NewJob j : jobs) {
+            if (!j.unique()) {
+                plain.add(j);
+            }
         }
-        JobStore.Inserted job = JobStore.insertUnique(sql, jobs.get(0));
-        if (!job.duplicate() && job.state() == JobState.AVAILABLE) {
-            announcer.afterCommit(List.of(job.queue()));
+        List<JobStore.Inserted> plainRows = List.of();
+        if (!plain.isEmpty()) {
+            AdmissionSlots.Result result = admit(sql, plain);
+            if (!result.admitted()) {
+                return new Placed(null, result);
+            }
+            plainRows = result.inserted();
         }
-        if (!job.duplicate()) {
-            announcer.submittedOnCommit(jobs, List.of(job));
+        if (plain.size() == jobs.size()) {
+            return new Placed(plainRows, null);
         }
-        return List.of(job);
+        List<JobStore.Inserted> all = new ArrayList<>(jobs.size());
+        Set<String> ready = new LinkedHashSet<>();
+        List<NewJob> unique = new ArrayList<>();
+        List<JobStore.Inserted> uniqueRows = new ArrayList<>();
+        Iterator<JobStore.Inserted> nextPlain = plainRows.iterator();
+        for (NewJob j : jobs) {
+            if (!j.unique()) {
+                all.add(nextPlain.next());
+                continue;
+            }
+            JobStore.Inserted u = JobStore.insertUnique(sql, j);
+            if (!u.duplicate() && u.state() == JobState.AVAILABLE) {
+                ready.add(u.queue());
+            }
+            if (!u.duplicate()) {
+                unique.add(j);
+                uniqueRows.add(u);
+            }
+            all.add(u);
+        }
+        announcer.afterCommit(ready);
+        announcer.submittedOnCommit(unique, uniqueRows);
+        return new Placed(all, null);
     }
 
     private AdmissionSlots.Result admit(Sql sql, List<NewJob> jobs) {
@@ -116,14 +153,11 @@ public class DefaultJobSubmitter implements JobSubmitter {
     }
 
     private Admission answer(Sql sql, List<NewJob> jobs) {
-        if (jobs.stream().anyMatch(NewJob::unique)) {
-            return new Admission.Admitted(insertUnique(sql, jobs).stream().map(JobStore.Inserted::id).toList());
+        Placed placed = place(sql, jobs);
+        if (placed.refusal() != null) {
+            return admission.refusal(sql, placed.refusal());
         }
-        AdmissionSlots.Result result = admit(sql, jobs);
-        if (!result.admitted()) {
-            return admission.refusal(sql, result);
-        }
-        return new Admission.Admitted(result.inserted().stream().map(JobStore.Inserted::id).toList());
+        return new Admission.Admitted(placed.inserted().stream().map(JobStore.Inserted::id).toList());
     }
 
     @Override

@@ -8,16 +8,20 @@ import static dev.weir.e2e.Server.send;
 import static dev.weir.e2e.Server.submit;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The REST API of DESIGN §5 against the running Liberty server. */
@@ -106,8 +110,30 @@ class RestApiIT {
                 + "\"states\": [\"available\"]}}"), 400, "invalid_unique");
         assertError(post("/api/jobs", "{\"kind\": \"weir.noop\", \"unique\": {\"byKind\": true}}"), 400,
                 "invalid_unique");
-        assertError(post("/api/jobs/batch", "[{\"kind\": \"weir.noop\", \"unique\": {}},"
-                + " {\"kind\": \"weir.noop\", \"unique\": {}}]"), 400, "invalid_unique");
+    }
+
+    @Test
+    void aBatchMixesUniqueAndPlainJobsAndNamesTheDuplicates() {
+        String runAt = Instant.now().plus(Duration.ofDays(1)).toString();
+        String user = "bo-" + java.util.UUID.randomUUID();
+        String unique = "{\"kind\": \"weir.noop\", \"runAt\": \"" + runAt + "\", \"args\": {\"user\": \"" + user + "\"},"
+                + " \"unique\": {\"byArgs\": true}}";
+        String plain = "{\"kind\": \"weir.noop\", \"runAt\": \"" + runAt + "\"}";
+        Server.Reply first = post("/api/jobs/batch", "[" + unique + "," + plain + "," + unique + "]");
+        assertEquals(201, first.status(), first.body());
+        List<Long> ids = first.json().getJsonArray("ids").getValuesAs(JsonNumber::longValue);
+        assertEquals(3, ids.size());
+        assertEquals(ids.get(0), ids.get(2), "the same unique job twice in one batch is one job");
+        assertNotEquals(ids.get(0), ids.get(1));
+        assertEquals(List.of(ids.get(0)), first.json().getJsonArray("duplicates").getValuesAs(JsonNumber::longValue));
+
+        Server.Reply again = post("/api/jobs/batch", "[" + plain + "," + unique + "]");
+        assertEquals(201, again.status(), again.body());
+        List<Long> later = again.json().getJsonArray("ids").getValuesAs(JsonNumber::longValue);
+        assertTrue(later.get(0) > ids.get(2), "the plain job is new");
+        assertEquals(ids.get(0), later.get(1), "the unique job answers the existing one");
+        assertEquals("scheduled", job(later.get(1)).getString("state"));
+        assertFalse(post("/api/jobs/batch", "[" + plain + "]").json().containsKey("duplicates"));
     }
 
     @Test
