@@ -1,6 +1,7 @@
 package dev.weir.admin;
 
 import dev.weir.config.WeirConfiguration;
+import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.JobView;
 import dev.weir.store.JtaTransactor;
@@ -259,18 +260,8 @@ public class JobsResource {
     }
 
     static JsonObject view(JobView job) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
-                .add("id", job.id())
-                .add("kind", job.kind())
-                .add("queue", job.queue())
-                .add("state", job.state().dbName())
-                .add("attempt", job.attempt())
-                .add("maxAttempts", job.maxAttempts())
-                .add("priority", job.priority());
-        time(b, "runAt", job.runAt());
-        time(b, "createdAt", job.createdAt());
-        time(b, "attemptedAt", job.attemptedAt());
-        time(b, "finalizedAt", job.finalizedAt());
+        JsonObjectBuilder b = head(job.id(), job.kind(), job.queue(), job.state(), job.attempt(), job.maxAttempts(),
+                job.priority(), job.runAt(), job.createdAt(), job.attemptedAt(), job.finalizedAt());
         try (JsonReader errors = Json.createReader(new StringReader(job.errorsJson()));
                 JsonReader args = Json.createReader(new StringReader(job.argsJson()))) {
             b.add("errors", errors.readArray());
@@ -282,18 +273,8 @@ public class JobsResource {
     }
 
     static JsonObject summary(JobStore.JobSummary job) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
-                .add("id", job.id())
-                .add("kind", job.kind())
-                .add("queue", job.queue())
-                .add("state", job.state().dbName())
-                .add("attempt", job.attempt())
-                .add("maxAttempts", job.maxAttempts())
-                .add("priority", job.priority());
-        time(b, "runAt", job.runAt());
-        time(b, "createdAt", job.createdAt());
-        time(b, "attemptedAt", job.attemptedAt());
-        time(b, "finalizedAt", job.finalizedAt());
+        JsonObjectBuilder b = head(job.id(), job.kind(), job.queue(), job.state(), job.attempt(), job.maxAttempts(),
+                job.priority(), job.runAt(), job.createdAt(), job.attemptedAt(), job.finalizedAt());
         if (job.lastError() == null) {
             b.addNull("lastError");
         } else {
@@ -312,6 +293,24 @@ public class JobsResource {
                 b.add("progress", progress.readObject());
             }
         }
+    }
+
+    /** The fields a job's full view and its summary in the list share. */
+    private static JsonObjectBuilder head(long id, String kind, String queue, JobState state, int attempt,
+            int maxAttempts, int priority, Instant runAt, Instant createdAt, Instant attemptedAt, Instant finalizedAt) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("id", id)
+                .add("kind", kind)
+                .add("queue", queue)
+                .add("state", state.dbName())
+                .add("attempt", attempt)
+                .add("maxAttempts", maxAttempts)
+                .add("priority", priority);
+        time(b, "runAt", runAt);
+        time(b, "createdAt", createdAt);
+        time(b, "attemptedAt", attemptedAt);
+        time(b, "finalizedAt", finalizedAt);
+        return b;
     }
 
     private static void time(JsonObjectBuilder b, String name, Instant value) {
