@@ -1,6 +1,9 @@
 package dev.weir.admin;
 
 import dev.weir.api.QueueFullException;
+import dev.weir.metrics.JobEvent;
+import dev.weir.metrics.JobLog;
+import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
@@ -34,12 +37,16 @@ public class JobOperations {
     @Inject
     AdmissionControl admission;
 
+    @Inject
+    WeirMetrics metrics;
+
     /** What a bulk retry did: jobs made available, and matching jobs left as they were (queue full, unique key). */
     public record BulkRetry(long retried, long skipped) {
     }
 
     public JobView retry(long id) {
-        return transactor.inNewTransaction(sql -> {
+        JobView[] before = new JobView[1];
+        JobView after = transactor.inNewTransaction(sql -> {
             JobStore.Locked job = lock(sql, id);
             if (job.state() == JobState.RUNNING) {
                 throw new ApiError(409, "job_running", "job " + id + " is running; cancel it first, or wait");
@@ -52,14 +59,19 @@ public class JobOperations {
                 if (job.state().terminal()) {
                     admit(sql, job);
                 }
+                before[0] = JobStore.get(sql, id).orElseThrow();
                 JobStore.retry(sql, List.of(id));
             }
             return JobStore.get(sql, id).orElseThrow();
         });
+        if (before[0] != null) {
+            logged(JobEvent.OPERATOR_RETRY, after, "from", before[0].state().dbName());
+        }
+        return after;
     }
 
     public JobView cancel(long id) {
-        return transactor.inNewTransaction(sql -> {
+        JobView after = transactor.inNewTransaction(sql -> {
             JobStore.Locked job = lock(sql, id);
             if (job.state().terminal()) {
                 throw new ApiError(409, "job_finished", "job " + id + " is " + job.state().dbName() + " already");
@@ -71,10 +83,17 @@ public class JobOperations {
             }
             return JobStore.get(sql, id).orElseThrow();
         });
+        if (after.state() == JobState.CANCELLED) {
+            metrics.ended(after.queue(), after.kind(), JobEvent.CANCELLED, -1);
+            logged(JobEvent.CANCELLED, after, "reason", "cancelled by an operator");
+        } else {
+            logged(JobEvent.CANCEL_REQUESTED, after);
+        }
+        return after;
     }
 
     public JobView discard(long id) {
-        return transactor.inNewTransaction(sql -> {
+        JobView after = transactor.inNewTransaction(sql -> {
             JobStore.Locked job = lock(sql, id);
             if (job.state() == JobState.RUNNING) {
                 throw new ApiError(409, "job_running", "job " + id + " is running; cancel it instead");
@@ -85,6 +104,14 @@ public class JobOperations {
             JobStore.discardNow(sql, id);
             return JobStore.get(sql, id).orElseThrow();
         });
+        metrics.ended(after.queue(), after.kind(), JobEvent.DISCARDED, -1);
+        logged(JobEvent.DISCARDED, after, "reason", "discarded by an operator");
+        return after;
+    }
+
+    /** The lifecycle line of an operator's action, once its transaction committed. */
+    private static void logged(JobEvent event, JobView job, String... more) {
+        JobLog.log(event, job.queue(), job.kind(), job.id(), job.attempt(), more);
     }
 
     /**
@@ -125,9 +152,9 @@ public class JobOperations {
             }
             after = batch[3];
         }
-        if (!full.isEmpty()) {
-            LOG.info("Weir: bulk retry left discarded jobs of full bounded queues " + full);
-        }
+        LOG.info("Weir: bulk retry of discarded jobs (queue " + (queue == null ? "any" : queue) + ", kind "
+                + (kind == null ? "any" : kind) + "): " + retried + " made available, " + skipped + " left discarded"
+                + (full.isEmpty() ? "" : "; full bounded queues " + full));
         return new BulkRetry(retried, skipped);
     }
 

@@ -22,7 +22,11 @@ public enum JobEvent {
     /** The executor refused the attempt: the job is available again, the attempt given back. */
     REJECTED("rejected", Level.WARNING),
     /** An outcome arrived after its attempt was rescued or cancelled, and changed nothing. */
-    IGNORED("ignored", Level.INFO);
+    IGNORED("ignored", Level.INFO),
+    /** An operator made a job available again (admin API); a bulk retry logs one summary line instead. */
+    OPERATOR_RETRY("operator-retry", Level.INFO),
+    /** An operator asked a running job to stop (admin API): its attempt is signalled and will end cancelled. */
+    CANCEL_REQUESTED("cancel-requested", Level.INFO);
 
     private final String label;
     private final Level level;

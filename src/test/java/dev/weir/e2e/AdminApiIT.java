@@ -13,6 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -134,7 +137,19 @@ class AdminApiIT {
         long waiting = scheduled("default", "weir.noop");
         assertEquals(200, post("/api/jobs/" + waiting + "/retry", "").status());
         awaitState(waiting, "completed");
+
+        // Each action left its lifecycle line, with queue, kind, id and attempt, for an operator to grep.
+        for (String line : List.of(
+                "weir.job cancelled queue=default kind=weir.noop id=" + cancelled + " attempt=0 reason=\"cancelled by an operator\"",
+                "weir.job discarded queue=default kind=weir.noop id=" + discarded + " attempt=0 reason=\"discarded by an operator\"",
+                "weir.job operator-retry queue=default kind=weir.noop id=" + discarded + " attempt=0 from=discarded",
+                "weir.job operator-retry queue=default kind=weir.noop id=" + waiting + " attempt=0 from=scheduled")) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(MESSAGES_LOG, StandardCharsets.UTF_8)
+                    .contains(line));
+        }
     }
+
+    private static final Path MESSAGES_LOG = Path.of(System.getProperty("weir.it.server.dir"), "logs", "messages.log");
 
     @Test
     void aRunningJobCannotBeRetriedOrDiscarded() {
