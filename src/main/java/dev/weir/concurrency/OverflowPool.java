@@ -8,6 +8,8 @@ import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,10 +24,15 @@ import java.util.function.Consumer;
  * method, would serialise every acquire and release of every queue behind a second, coarser lock around the
  * allocator's own; and a READ lock would add nothing, because the allocator is already thread-safe with one short
  * critical section per call and calls its listeners outside it. So the container adds no lock here.
+ *
+ * <p>Transactions: none. The pool touches no transactional resource, and an EJB's default (REQUIRED) would begin and
+ * commit a JTA transaction around every call made outside one — every acquire and release of a dispatcher. (SUPPORTS
+ * would be cheaper still inside the completer's transaction, but a singleton's start may not run with it.)
  */
 @Singleton
 @LocalBean
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class OverflowPool implements SharedOverflow {
 
     @Inject

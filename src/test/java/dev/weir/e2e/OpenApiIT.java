@@ -54,6 +54,15 @@ class OpenApiIT {
     }
 
     @Test
+    void theServerFindsTheDocumentValid() throws java.io.IOException {
+        document();
+        java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("weir.it.server.dir"), "logs", "messages.log");
+        String messages = java.nio.file.Files.readString(log, java.nio.charset.StandardCharsets.UTF_8);
+        // CWWKO1650E: Liberty's validation of the merged document found errors (it serves the document anyway).
+        assertTrue(!messages.contains("CWWKO1650E"), "the OpenAPI document has validation errors: see messages.log");
+    }
+
+    @Test
     void theDocumentSaysHowToAuthenticate() {
         JsonObject d = document();
         JsonObject basic = d.getJsonObject("components").getJsonObject("securitySchemes").getJsonObject("basic");
