@@ -45,7 +45,8 @@ public class JobOperations {
     }
 
     public JobView retry(long id) {
-        JobView[] before = new JobView[1];
+        // The state the retry moved the job from, for its lifecycle line; null when it was available already.
+        JobState[] from = new JobState[1];
         JobView after = transactor.inNewTransaction(sql -> {
             JobStore.Locked job = lock(sql, id);
             if (job.state() == JobState.RUNNING) {
@@ -59,13 +60,13 @@ public class JobOperations {
                 if (job.state().terminal()) {
                     admit(sql, job);
                 }
-                before[0] = JobStore.get(sql, id).orElseThrow();
+                from[0] = job.state();
                 JobStore.retry(sql, List.of(id));
             }
             return JobStore.get(sql, id).orElseThrow();
         });
-        if (before[0] != null) {
-            logged(JobEvent.OPERATOR_RETRY, after, "from", before[0].state().dbName());
+        if (from[0] != null) {
+            logged(JobEvent.OPERATOR_RETRY, after, "from", from[0].dbName());
         }
         return after;
     }
