@@ -6,6 +6,7 @@
 #   CEILING=path/to/ceiling.sh   run the PostgreSQL ceiling first, in the same run (recommended)
 #   MODES="hard-reserved weighted"   the concurrency modes to measure, one server each, with the same total
 #                                    workers (weighted: weir.global-max-workers = workers, min-workers 0)
+#   WEIR_JAR=path/to/weir-server.jar  another build to measure (an earlier commit, say); default target/
 # Needs: target/weir-server.jar (./mvnw package), curl, python3, psql (and pgbench for the ceiling), and a
 # PostgreSQL reached through the usual libpq variables (PGHOST, PGPORT, PGUSER; default 127.0.0.1:5432,
 # postgres). It uses the database weir_bench. Each round's rate comes from the jobs' own timestamps: first start
@@ -17,7 +18,7 @@ PORT=${BENCH_HTTP_PORT:-9280}
 # The API needs a user: this run's server gets a one-off admin password (kept if WEIR_ADMIN_PASSWORD is set).
 export WEIR_ADMIN_PASSWORD="${WEIR_ADMIN_PASSWORD:-$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')}"
 cd "$(dirname "$0")/.."
-JAR=$PWD/target/weir-server.jar
+JAR=${WEIR_JAR:-$PWD/target/weir-server.jar}
 [ -f "$JAR" ] || { echo "build first: ./mvnw package" >&2; exit 1; }
 
 if [ -n "${CEILING:-}" ]; then

@@ -5,6 +5,7 @@ import dev.weir.concurrency.QueueCapacity;
 import dev.weir.concurrency.TokenBucket;
 import dev.weir.config.QueueSettings;
 import dev.weir.metrics.WeirMetrics;
+import dev.weir.store.ClaimKey;
 import dev.weir.store.ClaimedJob;
 import dev.weir.store.JobStore;
 import dev.weir.store.Sql;
@@ -60,6 +61,7 @@ final class QueueDispatcher {
     private final Thread thread;
     private final int batchSize;
     private final WeirMetrics metrics;
+    private final ClaimCursor cursor;
     private volatile boolean stopping;
     /** True while the last poll found no free permit: a permit coming back must then ring. */
     private volatile boolean starved;
@@ -81,6 +83,7 @@ final class QueueDispatcher {
         this.runner = runner;
         this.instance = instance;
         this.batchSize = batchSize;
+        this.cursor = new ClaimCursor(settings.pollInterval().toNanos());
         this.thread = threads.newThread(this::loop);
         this.thread.setName("weir-dispatcher-" + settings.name());
         capacity.onRelease(() -> {
@@ -115,8 +118,9 @@ final class QueueDispatcher {
         wakeup.ring();
     }
 
-    /** Polls soon: new jobs may be available. */
+    /** Polls soon: new jobs may be available (and may come before the claim cursor). */
     void wake() {
+        cursor.reset();
         hinted = true;
         wakeup.ring();
     }
@@ -196,6 +200,7 @@ final class QueueDispatcher {
         try {
             jobs = transactor.inNewTransaction(sql -> claim(sql, permits.size()));
         } catch (RuntimeException e) {
+            cursor.reset();
             permits.forEach(Permit::release);
             if (bucket != null) {
                 bucket.refund(tokens);
@@ -227,8 +232,28 @@ final class QueueDispatcher {
         return transactor.inNewTransaction(sql -> JobStore.anyAvailable(sql, queue()));
     }
 
+    /**
+     * Claims at most {@code limit} jobs, from the claim cursor; when the queue has fewer than that after the cursor,
+     * the rest from the head of the queue. The cursor moves on at once: a claim whose transaction then fails must
+     * {@linkplain ClaimCursor#reset reset} it.
+     */
     private List<ClaimedJob> claim(Sql sql, int limit) {
-        return JobStore.claim(sql, queue(), limit, instance, settings.deadline().toMillis());
+        long now = System.nanoTime();
+        ClaimCursor.Start start = cursor.start(now);
+        long deadlineMs = settings.deadline().toMillis();
+        List<ClaimedJob> jobs = JobStore.claim(sql, queue(), limit, instance, deadlineMs, start.after());
+        boolean fromStart = start.fromStart();
+        if (jobs.size() < limit && !fromStart) {
+            jobs = new ArrayList<>(jobs);
+            jobs.addAll(JobStore.claim(sql, queue(), limit - jobs.size(), instance, deadlineMs, ClaimKey.START));
+            fromStart = true;
+        }
+        List<ClaimKey> keys = new ArrayList<>(jobs.size());
+        for (ClaimedJob job : jobs) {
+            keys.add(job.key());
+        }
+        cursor.claimed(start, fromStart, keys, jobs.size() < limit, now);
+        return jobs;
     }
 
     /** Starts each job on its permit. */
@@ -295,6 +320,7 @@ final class QueueDispatcher {
         /** The transaction failed: nothing was claimed; the tokens go back, the permits stay with their attempts. */
         void abandon() {
             jobs = List.of();
+            cursor.reset();
             if (bucket != null) {
                 bucket.refund(permits.size());
             }

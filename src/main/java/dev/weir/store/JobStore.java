@@ -114,12 +114,26 @@ public final class JobStore {
 
     /** Claims up to {@code limit} available jobs of {@code queue} for {@code owner}, in priority order. */
     public static List<ClaimedJob> claim(Sql sql, String queue, int limit, String owner, long deadlineMs) {
-        List<Object[]> rows = sql.query(Queries.JOB_CLAIM, queue, limit, owner, deadlineMs);
+        return claim(sql, queue, limit, owner, deadlineMs, ClaimKey.START);
+    }
+
+    /**
+     * Claims up to {@code limit} available jobs of {@code queue} that come after {@code after} in claim order, in
+     * priority order. The index scan starts at {@code after}, so it does not step over the dead index entries that
+     * the queue's earlier claims left at its head (ADR 0024).
+     */
+    public static List<ClaimedJob> claim(Sql sql, String queue, int limit, String owner, long deadlineMs,
+            ClaimKey after) {
+        List<Object[]> rows = sql.query(Queries.JOB_CLAIM, queue, limit, owner, deadlineMs, after.priority(),
+                after.runAtMicros(), after.id());
         List<ClaimedJob> jobs = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
-            jobs.add(new ClaimedJob(Rows.longAt(row, 0), Rows.stringAt(row, 1), Rows.stringAt(row, 2),
+            long id = Rows.longAt(row, 0);
+            int priority = Rows.intAt(row, 7);
+            jobs.add(new ClaimedJob(id, Rows.stringAt(row, 1), Rows.stringAt(row, 2),
                     Rows.stringAt(row, 3), Rows.intAt(row, 4), Rows.intAt(row, 5), Rows.longAt(row, 6),
-                    Rows.intAt(row, 7), Rows.stringAt(row, 8), Rows.longAt(row, 9)));
+                    priority, Rows.stringAt(row, 8), Rows.longAt(row, 9),
+                    new ClaimKey(priority, Rows.longAt(row, 10), id)));
         }
         // RETURNING gives no order; start the batch by priority, then by id (close to the order it was picked in).
         jobs.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())

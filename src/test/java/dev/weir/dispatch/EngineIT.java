@@ -439,6 +439,32 @@ class EngineIT {
         assertEquals(List.of(1, 2, 3, 4), order);
     }
 
+    /**
+     * Claims under load start from where the last one ended (ADR 0024); an urgent job submitted meanwhile comes before
+     * that point, and its announcement must send the next claim back to the head of the queue. The poll interval (and
+     * so the cursor's age limit) is far away: only the announcement can make it quick.
+     */
+    @Test
+    void anAnnouncedJobAheadOfTheClaimCursorIsClaimedBeforeTheBacklogEnds() {
+        List<Integer> order = new CopyOnWriteArrayList<>();
+        insert("default", RECORDS.name(), "{\"n\":3}", 3, 300);
+        Engine engine = start(List.of(handler(RECORDS, job -> {
+            order.add(job.args().n());
+            Thread.sleep(3);
+            return Outcome.complete();
+        })), TestEngine.queue("default", 1).withPollInterval(Duration.ofSeconds(30)));
+        await().atMost(WAIT).until(() -> engine.listening() && order.size() >= 20);
+        insert("default", RECORDS.name(), "{\"n\":1}", 1, 1);
+        tx.inNewTransaction(sql -> {
+            JobStore.announce(sql, List.of("default"));
+            return null;
+        });
+        await().atMost(WAIT).until(() -> order.contains(1));
+        int at = order.indexOf(1);
+        assertTrue(at < 250, "the urgent job ran as job " + at + " of 301: it waited for the backlog");
+        await().atMost(WAIT).until(() -> order.size() == 301);
+    }
+
     @Test
     void newJobsArePickedUpByNotificationNotThePoll() {
         Engine engine = start(List.of(new DiagnosticHandlers.Noop()),

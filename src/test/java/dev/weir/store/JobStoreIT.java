@@ -90,6 +90,35 @@ class JobStoreIT {
     }
 
     @Test
+    void aClaimAfterAKeyTakesOnlyTheJobsAfterItInClaimOrder() {
+        List<NewJob> jobs = List.of(
+                new NewJob("k", "default", "{}", 2, 25, null),
+                new NewJob("k", "default", "{}", 2, 25, null),
+                new NewJob("k", "default", "{}", 3, 25, null),
+                new NewJob("k", "default", "{}", 1, 25, null));
+        List<Long> ids = tx.inNewTransaction(sql -> JobStore.insert(sql, jobs)).stream()
+                .map(JobStore.Inserted::id).toList();
+        // Different run_at values, down to the microsecond: the key must carry them exactly.
+        tx.inNewTransaction(sql -> sql.update("UPDATE weir.jobs SET run_at = now() - (id % 7) * interval '1 microsecond'"
+                + " - interval '1 second' WHERE id = ANY (CAST(?1 AS bigint[]))", "{" + ids.get(0) + "," + ids.get(1) + "}"));
+        List<ClaimedJob> head = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 2, "me", 1000));
+        assertEquals(ids.get(3), head.get(0).id(), "priority 1 first");
+        ClaimKey after = ClaimKey.max(head.get(0).key(), head.get(1).key());
+        // Put the first job claimed back: it comes before the key, so a claim after the key must not see it.
+        tx.inNewTransaction(sql -> sql.update("UPDATE weir.jobs SET state = 'available' WHERE id = ?1", head.get(0).id()));
+        List<ClaimedJob> rest = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 5, "me", 1000, after));
+        List<Long> expected = new java.util.ArrayList<>(ids.subList(0, 3));
+        expected.remove(head.get(1).id());
+        assertEquals(expected, rest.stream().map(ClaimedJob::id).sorted().toList(),
+                "the jobs after the key, and not the one put back before it");
+        for (ClaimedJob j : rest) {
+            assertTrue(j.key().compareTo(after) > 0);
+        }
+        assertEquals(List.of(head.get(0).id()), tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 5, "me", 1000,
+                ClaimKey.START)).stream().map(ClaimedJob::id).toList(), "from the start it is found again");
+    }
+
+    @Test
     void aPausedQueueYieldsNothingUntilResumed() {
         long id = insert(1, "k").get(0);
         tx.inNewTransaction(sql -> {

@@ -2,6 +2,8 @@
 -- it has moved so far plus one moves up one level (toward 1), at most ?4 per call; answers how many moved. Run by
 -- the leader only. The first run_at condition is implied by the second (a job has moved at least 0 levels); it is
 -- there so the scan of jobs_available (queue, priority, run_at, id) stops where jobs are too young to move.
+-- Jobs that moved are announced: they now come earlier in claim order, before where the dispatchers' claims have got
+-- to (ADR 0024), and the announcement sends their next claims back to the head of the queue.
 WITH due AS (
     SELECT id
     FROM weir.jobs
@@ -23,5 +25,5 @@ moved AS (
       AND j.state = 'available'
     RETURNING j.id
 )
-SELECT count(*)
+SELECT count(*), (SELECT count(pg_notify('weir_jobs', ?1)) FROM (SELECT 1 FROM moved LIMIT 1) AS any_moved)
 FROM moved
