@@ -127,7 +127,9 @@ final class WeirCluster implements AutoCloseable {
 
     /** A queue's in-flight count on one instance (its permits held), from {@code GET /api/queues/{name}}. */
     int inFlight(int i, String queue) {
-        return json(get(i, "/api/queues/" + queue)).asJsonObject().getJsonObject("capacity").getInt("inFlight");
+        HttpResponse<String> r = get(i, "/api/queues/" + queue);
+        assertEquals(200, r.statusCode(), () -> r.body() + "\ninstance " + i + "'s log ends:\n" + tail(i));
+        return json(r).asJsonObject().getJsonObject("capacity").getInt("inFlight");
     }
 
     /** Submits a batch through instance {@code i}; returns the new ids. */
@@ -137,7 +139,7 @@ final class WeirCluster implements AutoCloseable {
             body.append(k == 0 ? "" : ",").append(jobJson);
         }
         HttpResponse<String> r = post(i, "/api/jobs/batch", body.append(']').toString());
-        assertEquals(201, r.statusCode(), r.body());
+        assertEquals(201, r.statusCode(), () -> r.body() + "\ninstance " + i + "'s log ends:\n" + tail(i));
         List<Long> ids = new ArrayList<>();
         for (JsonValue v : json(r).asJsonObject().getJsonArray("ids")) {
             ids.add(((jakarta.json.JsonNumber) v).longValue());
