@@ -8,7 +8,7 @@ import dev.weir.config.QueueSettings;
 import dev.weir.diagnostics.DiagnosticHandlers;
 import dev.weir.metrics.MicroProfileMetrics;
 import dev.weir.store.AdmissionSlots;
-import dev.weir.store.JtaTransactor;
+import dev.weir.store.LocalTransactor;
 import dev.weir.store.Migrator;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -56,7 +56,7 @@ public class WeirRuntime {
     WeirConfiguration configuration;
 
     @Inject
-    JtaTransactor transactor;
+    LocalTransactor transactor;
 
     @Inject
     @Any
