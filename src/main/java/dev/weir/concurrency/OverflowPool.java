@@ -25,6 +25,8 @@ import java.util.function.Consumer;
  * allocator's own; and a READ lock would add nothing, because the allocator is already thread-safe with one short
  * critical section per call and calls its listeners outside it. So the container adds no lock here.
  *
+ * <p>The engine calls the allocator itself ({@link #allocator()}), taken from this singleton once at start-up.
+ *
  * <p>Transactions: none. The pool touches no transactional resource, and an EJB's default (REQUIRED) would begin and
  * commit a JTA transaction around every call made outside one — every acquire and release of a dispatcher. (SUPPORTS
  * would be cheaper still inside the completer's transaction, but a singleton's start may not run with it.)
@@ -52,6 +54,17 @@ public class OverflowPool implements SharedOverflow {
         Map<String, Integer> weights = new LinkedHashMap<>();
         settings.queues().forEach(q -> weights.put(q.name(), q.weight()));
         return new OverflowAllocator(Math.max(0, global - sumMin), weights);
+    }
+
+    /**
+     * The one allocator this singleton holds, for the engine's hot path: the engine takes it once at start-up and
+     * calls it directly for every acquire, renewal and release. With bean-managed concurrency and no transaction the
+     * container adds no lock and no transaction to a call, only the cost of its invocation, which weighted mode paid
+     * on every turn of its permits (ADR 0009, amendment "the engine calls the allocator"). The singleton stays its
+     * one owner: created once from the configuration, one per server.
+     */
+    public SharedOverflow allocator() {
+        return allocator;
     }
 
     @Override

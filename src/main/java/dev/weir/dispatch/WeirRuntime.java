@@ -96,7 +96,7 @@ public class WeirRuntime {
         }
         HandlerRegistry registry = new HandlerRegistry(all);
         Engine e = new Engine(new Engine.Parts(settings, transactor, sessionDataSource, registry,
-                new JsonbArgsCodec(), executor, threads, settings.weighted() ? overflowPool : null, metrics));
+                new JsonbArgsCodec(), executor, threads, settings.weighted() ? overflowPool.allocator() : null, metrics));
         e.start();
         engine = e;
         Map<String, Integer> bounds = new LinkedHashMap<>();
