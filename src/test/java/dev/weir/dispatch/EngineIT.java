@@ -314,12 +314,13 @@ class EngineIT {
                 TestEngine.queue("strict", 1), TestEngine.queue("aging", 1).withPriorityAging(Duration.ofMillis(300)));
         AtomicBoolean feeding = new AtomicBoolean(true);
         Thread feeder = new Thread(() -> {
-            // Keeps a few priority-1 jobs waiting in both queues at every moment: without aging, a priority-4 job
-            // never reaches the head of either.
+            // Keeps priority-1 jobs waiting in both queues at every moment: without aging, a priority-4 job never
+            // reaches the head of either. At least 8 wait, 80 ms of work, so that a slow turn of this loop (each
+            // look and insert opens a connection) cannot let a queue run dry.
             while (feeding.get()) {
                 for (String queue : List.of("strict", "aging")) {
-                    if (count("queue = '" + queue + "' AND state = 'available' AND priority = 1") < 4) {
-                        insert(queue, "weir.sleep", "{\"ms\":10}", 1, 4);
+                    if (count("queue = '" + queue + "' AND state = 'available' AND priority = 1") < 8) {
+                        insert(queue, "weir.sleep", "{\"ms\":10}", 1, 8);
                     }
                 }
                 try {
