@@ -27,17 +27,17 @@ import java.util.logging.Logger;
 /**
  * Writes attempt outcomes in batches and only then gives their permits back.
  *
- * <p>One thread takes whatever outcomes are waiting (up to {@link #MAX_BATCH}) and writes them in one statement
- * and one commit. While other attempts of this instance are still running it lingers a little (at most
- * {@link #LINGER}) for their outcomes, so that jobs claimed together are recorded — and their permits come back —
+ * <p>One thread takes whatever outcomes are waiting (up to {@link #MAX_BATCH}) and writes them in one statement.
+ * While other attempts of this instance are still running it lingers a little (at most {@link #LINGER}) for their
+ * outcomes, so that jobs claimed together are recorded — and their permits come back —
  * together, and the next claim is a full batch again; with nothing else running it writes at once, so an idle
  * queue pays no delay.
  *
- * <p><b>Renewal.</b> In the same transaction it claims the next jobs of the queues whose attempts it records, on
- * the permits those attempts held ({@linkplain QueueDispatcher#renew renewal}): under load a worker's permit goes
- * from one job to the next with one transaction in between instead of two, and without waking the dispatcher.
- * (A second writer thread, to keep two transactions in flight, was measured slower: two half batches cost more than
- * one full one on this path.)
+ * <p><b>Renewal.</b> In the same statement it claims the next jobs of the queue whose attempts it records, on the
+ * permits those attempts held ({@linkplain QueueDispatcher#renew renewal}): under load a worker's permit goes from
+ * one job to the next with one statement in between, which commits by itself, on a connection this thread keeps
+ * (ADR 0026), and without waking the dispatcher. (Second and third writer threads, each with its own attempts, to
+ * keep several statements in flight, were measured slower, twice: smaller batches cost more than they overlap.)
  *
  * <p>A permit is released (or handed over to a next job) only after its outcome is committed (DESIGN invariant 1),
  * so the running rows never outnumber the permits held. If the database fails, the batch is retried with back-off and its permits stay held:
@@ -66,6 +66,8 @@ final class Completer {
     private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final WeirMetrics metrics;
+    /** The completer thread's kept connection for its turns (ADR 0026); only that thread touches it. */
+    private Transactor.Session session;
     private volatile boolean stopping;
 
     Completer(Transactor transactor, Function<String, QueueDispatcher> dispatchers, IntSupplier running,
@@ -104,6 +106,13 @@ final class Completer {
     }
 
     private void run() {
+        try (Transactor.Session kept = transactor.session()) {
+            session = kept;
+            loop();
+        }
+    }
+
+    private void loop() {
         List<Settled> batch = new ArrayList<>();
         long retryWaitMs = 50;
         while (true) {
@@ -168,22 +177,16 @@ final class Completer {
 
     private void write(List<Settled> batch) {
         List<Finish> finishes = new ArrayList<>(batch.size());
+        boolean followingUp = false;
         for (Settled s : batch) {
             finishes.add(s.finish());
+            followingUp |= !s.finish().followUps().isEmpty();
         }
         List<QueueDispatcher.Renewal> renewals = renewals(batch);
         Map<Long, JobState> applied;
         List<FollowUps> followUps = new ArrayList<>();
         try {
-            applied = transactor.inNewTransaction(sql -> {
-                followUps.clear();
-                Map<Long, JobState> done = JobStore.finishStates(sql, finishes);
-                insertFollowUps(sql, finishes, done.keySet(), followUps);
-                for (QueueDispatcher.Renewal r : renewals) {
-                    r.claim(sql);
-                }
-                return done;
-            });
+            applied = followingUp ? writeInTransaction(finishes, renewals, followUps) : writeAlone(finishes, renewals);
         } catch (RuntimeException e) {
             renewals.forEach(QueueDispatcher.Renewal::abandon);
             throw e;
@@ -201,6 +204,40 @@ final class Completer {
         for (Settled s : batch) {
             record(s.attempt(), s.finish(), applied.get(s.finish().id()), now);
         }
+    }
+
+    /**
+     * The usual turn (ADR 0026): the outcomes and the first queue's renewal claim in one statement that commits by
+     * itself, one round trip, on the connection this thread keeps. Renewals of further queues (a batch that spans
+     * queues) claim in statements of their own after it; one of them failing costs only its claim.
+     */
+    private Map<Long, JobState> writeAlone(List<Finish> finishes, List<QueueDispatcher.Renewal> renewals) {
+        QueueDispatcher.Renewal first = renewals.isEmpty() ? null : renewals.get(0);
+        JobStore.Turn turn = session.alone(sql -> JobStore.turn(sql, finishes, first == null ? null : first.begin()));
+        if (first != null) {
+            first.claimedAlone(turn.claimed());
+        }
+        for (QueueDispatcher.Renewal r : renewals.subList(Math.min(1, renewals.size()), renewals.size())) {
+            r.claimAlone();
+        }
+        return turn.finished();
+    }
+
+    /**
+     * A batch with follow-up jobs: the outcomes, the follow-ups they bring and the renewal claims in one transaction,
+     * so that a follow-up is stored exactly when its completion is.
+     */
+    private Map<Long, JobState> writeInTransaction(List<Finish> finishes, List<QueueDispatcher.Renewal> renewals,
+            List<FollowUps> followUps) {
+        return transactor.inNewTransaction(sql -> {
+            followUps.clear();
+            Map<Long, JobState> done = JobStore.finishStates(sql, finishes);
+            insertFollowUps(sql, finishes, done.keySet(), followUps);
+            for (QueueDispatcher.Renewal r : renewals) {
+                r.claim(sql);
+            }
+            return done;
+        });
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -197,8 +198,9 @@ final class QueueDispatcher {
         List<Permit> permits = held.subList(0, tokens);
         // 3. Claim at most one job per permit.
         List<ClaimedJob> jobs;
+        Begun begun = begin(permits.size());
         try {
-            jobs = transactor.inNewTransaction(sql -> claim(sql, permits.size()));
+            jobs = transactor.alone(sql -> JobStore.claim(sql, begun.request()));
         } catch (RuntimeException e) {
             cursor.reset();
             permits.forEach(Permit::release);
@@ -207,6 +209,7 @@ final class QueueDispatcher {
             }
             throw e;
         }
+        jobs = end(begun, jobs, this::restAlone);
         mayHaveWork = jobs.size() == permits.size();
         // 4. Give back the permits and tokens the database could not use.
         for (int i = jobs.size(); i < permits.size(); i++) {
@@ -232,28 +235,64 @@ final class QueueDispatcher {
         return transactor.inNewTransaction(sql -> JobStore.anyAvailable(sql, queue()));
     }
 
+    /** A claim begun: where on the claim cursor it starts, and what it asks the database for. */
+    private record Begun(ClaimCursor.Start start, JobStore.ClaimRequest request, long now) {
+    }
+
     /**
-     * Claims at most {@code limit} jobs, from the claim cursor; when the queue has fewer than that after the cursor,
-     * the rest from the head of the queue. The cursor moves on at once: a claim whose transaction then fails must
-     * {@linkplain ClaimCursor#reset reset} it.
+     * Begins a claim of at most {@code limit} jobs from the claim cursor. The cursor moves on when the claim
+     * {@linkplain #end ends}: a claim whose statement then fails must {@linkplain ClaimCursor#reset reset} it.
      */
-    private List<ClaimedJob> claim(Sql sql, int limit) {
+    private Begun begin(int limit) {
         long now = System.nanoTime();
         ClaimCursor.Start start = cursor.start(now);
-        long deadlineMs = settings.deadline().toMillis();
-        List<ClaimedJob> jobs = JobStore.claim(sql, queue(), limit, instance, deadlineMs, start.after());
-        boolean fromStart = start.fromStart();
-        if (jobs.size() < limit && !fromStart) {
+        return new Begun(start, new JobStore.ClaimRequest(queue(), limit, instance, settings.deadline().toMillis(),
+                start.after()), now);
+    }
+
+    /**
+     * Ends a claim that found {@code found} after the cursor: when that is fewer jobs than it asked for, claims the
+     * rest from the head of the queue with {@code fromHead}, so that a short claim still means the queue has nothing
+     * more to give. Moves the cursor on and returns every job claimed.
+     */
+    private List<ClaimedJob> end(Begun begun, List<ClaimedJob> found,
+            Function<JobStore.ClaimRequest, List<ClaimedJob>> fromHead) {
+        JobStore.ClaimRequest request = begun.request();
+        List<ClaimedJob> jobs = found;
+        boolean fromStart = begun.start().fromStart();
+        if (jobs.size() < request.limit() && !fromStart) {
             jobs = new ArrayList<>(jobs);
-            jobs.addAll(JobStore.claim(sql, queue(), limit - jobs.size(), instance, deadlineMs, ClaimKey.START));
+            jobs.addAll(fromHead.apply(new JobStore.ClaimRequest(queue(), request.limit() - jobs.size(), instance,
+                    request.deadlineMs(), ClaimKey.START)));
             fromStart = true;
         }
         List<ClaimKey> keys = new ArrayList<>(jobs.size());
         for (ClaimedJob job : jobs) {
             keys.add(job.key());
         }
-        cursor.claimed(start, fromStart, keys, jobs.size() < limit, now);
+        cursor.claimed(begun.start(), fromStart, keys, jobs.size() < request.limit(), begun.now());
         return jobs;
+    }
+
+    /** A whole claim inside the caller's transaction: from the cursor, and the rest from the head. */
+    private List<ClaimedJob> claim(Sql sql, int limit) {
+        Begun begun = begin(limit);
+        return end(begun, JobStore.claim(sql, begun.request()), rest -> JobStore.claim(sql, rest));
+    }
+
+    /**
+     * The rest of a claim from the head of the queue, in a statement of its own after the claim from the cursor has
+     * committed. If it fails the claim keeps what it has (those jobs are running now and must be started): the
+     * queue is looked at again from its head at the next claim.
+     */
+    private List<ClaimedJob> restAlone(JobStore.ClaimRequest rest) {
+        try {
+            return transactor.alone(sql -> JobStore.claim(sql, rest));
+        } catch (RuntimeException e) {
+            cursor.reset();
+            LOG.log(Level.WARNING, "Weir: queue " + queue() + " could not claim from the head of the queue", e);
+            return List.of();
+        }
     }
 
     /** Starts each job on its permit. */
@@ -291,6 +330,7 @@ final class QueueDispatcher {
 
         private final List<Permit> permits;
         private List<ClaimedJob> jobs = List.of();
+        private Begun begun;
 
         private Renewal(List<Permit> permits) {
             this.permits = permits;
@@ -299,6 +339,40 @@ final class QueueDispatcher {
         /** Inside the completer's transaction: claims at most one job per permit. */
         void claim(Sql sql) {
             jobs = QueueDispatcher.this.claim(sql, permits.size());
+        }
+
+        /**
+         * Begins the claim that the completer makes in its own statement (ADR 0026): at most one job per permit. The
+         * completer then passes what that statement claimed to {@link #claimedAlone}, or abandons the renewal.
+         */
+        JobStore.ClaimRequest begin() {
+            begun = QueueDispatcher.this.begin(permits.size());
+            return begun.request();
+        }
+
+        /**
+         * The completer's statement, begun with {@link #begin}, committed and claimed {@code found}; the rest, if
+         * any, comes from the head of the queue in a statement of its own.
+         */
+        void claimedAlone(List<ClaimedJob> found) {
+            jobs = end(begun, found, QueueDispatcher.this::restAlone);
+        }
+
+        /**
+         * After the completer's statement has committed: claims in a statement of its own. If that fails, this
+         * renewal claims nothing and its permits come back as usual.
+         */
+        void claimAlone() {
+            Begun b = QueueDispatcher.this.begin(permits.size());
+            List<ClaimedJob> found;
+            try {
+                found = transactor.alone(sql -> JobStore.claim(sql, b.request()));
+            } catch (RuntimeException e) {
+                cursor.reset();
+                LOG.log(Level.WARNING, "Weir: queue " + queue() + " could not claim its next jobs", e);
+                return;
+            }
+            jobs = end(b, found, QueueDispatcher.this::restAlone);
         }
 
         /**

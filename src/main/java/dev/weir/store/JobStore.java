@@ -114,7 +114,7 @@ public final class JobStore {
 
     /** Claims up to {@code limit} available jobs of {@code queue} for {@code owner}, in priority order. */
     public static List<ClaimedJob> claim(Sql sql, String queue, int limit, String owner, long deadlineMs) {
-        return claim(sql, queue, limit, owner, deadlineMs, ClaimKey.START);
+        return claim(sql, new ClaimRequest(queue, limit, owner, deadlineMs, ClaimKey.START));
     }
 
     /**
@@ -122,23 +122,8 @@ public final class JobStore {
      * priority order. The index scan starts at {@code after}, so it does not step over the dead index entries that
      * the queue's earlier claims left at its head (ADR 0024).
      */
-    public static List<ClaimedJob> claim(Sql sql, String queue, int limit, String owner, long deadlineMs,
-            ClaimKey after) {
-        List<Object[]> rows = sql.query(Queries.JOB_CLAIM, queue, limit, owner, deadlineMs, after.priority(),
-                after.runAtMicros(), after.id());
-        List<ClaimedJob> jobs = new ArrayList<>(rows.size());
-        for (Object[] row : rows) {
-            long id = Rows.longAt(row, 0);
-            int priority = Rows.intAt(row, 7);
-            jobs.add(new ClaimedJob(id, Rows.stringAt(row, 1), Rows.stringAt(row, 2),
-                    Rows.stringAt(row, 3), Rows.intAt(row, 4), Rows.intAt(row, 5), Rows.longAt(row, 6),
-                    priority, Rows.stringAt(row, 8), Rows.longAt(row, 9),
-                    new ClaimKey(priority, Rows.longAt(row, 10), id)));
-        }
-        // RETURNING gives no order; start the batch by priority, then by id (close to the order it was picked in).
-        jobs.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())
-                : Long.compare(a.id(), b.id()));
-        return jobs;
+    public static List<ClaimedJob> claim(Sql sql, ClaimRequest request) {
+        return turn(sql, List.of(), request).claimed();
     }
 
     /**
@@ -154,10 +139,55 @@ public final class JobStore {
      * {@code cancelled} when an operator had asked to cancel the job (ADR 0021).
      */
     public static Map<Long, JobState> finishStates(Sql sql, List<Finish> outcomes) {
-        if (outcomes.isEmpty()) {
-            return Map.of();
+        return turn(sql, outcomes, null).finished();
+    }
+
+    /**
+     * A claim: up to {@code limit} available jobs of {@code queue} after {@code after} in claim order, for
+     * {@code owner}, each attempt due to end within {@code deadlineMs}.
+     */
+    public record ClaimRequest(String queue, int limit, String owner, long deadlineMs, ClaimKey after) {
+    }
+
+    /**
+     * What a turn did: the state each applied outcome left its job in (an outcome missing here came too late), and
+     * the jobs it claimed, by priority, then id.
+     */
+    public record Turn(Map<Long, JobState> finished, List<ClaimedJob> claimed) {
+    }
+
+    /**
+     * One turn of the engine in one statement (ADR 0026): writes {@code outcomes} and makes {@code claim} (null:
+     * none). Outside a transaction the statement commits by itself, both parts or neither.
+     */
+    public static Turn turn(Sql sql, List<Finish> outcomes, ClaimRequest claim) {
+        if (outcomes.isEmpty() && (claim == null || claim.limit() <= 0)) {
+            return new Turn(Map.of(), List.of());
         }
-        StringBuilder json = new StringBuilder(outcomes.size() * 80).append('[');
+        ClaimRequest c = claim != null ? claim : new ClaimRequest("", 0, "", 0, ClaimKey.START);
+        List<Object[]> rows = sql.query(Queries.JOB_TURN, outcomesJson(outcomes), c.queue(), c.limit(), c.owner(),
+                c.deadlineMs(), c.after().priority(), c.after().runAtMicros(), c.after().id());
+        Map<Long, JobState> finished = new HashMap<>(rows.size() * 2);
+        List<ClaimedJob> jobs = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            long id = Rows.longAt(row, 1);
+            if (Boolean.TRUE.equals(row[0])) {
+                finished.put(id, JobState.fromDb(Rows.stringAt(row, 2)));
+                continue;
+            }
+            int priority = Rows.intAt(row, 8);
+            jobs.add(new ClaimedJob(id, Rows.stringAt(row, 2), Rows.stringAt(row, 3), Rows.stringAt(row, 4),
+                    Rows.intAt(row, 5), Rows.intAt(row, 6), Rows.longAt(row, 7), priority, Rows.stringAt(row, 9),
+                    Rows.longAt(row, 10), new ClaimKey(priority, Rows.longAt(row, 11), id)));
+        }
+        // RETURNING gives no order; start the batch by priority, then by id (close to the order it was picked in).
+        jobs.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())
+                : Long.compare(a.id(), b.id()));
+        return new Turn(finished, jobs);
+    }
+
+    private static String outcomesJson(List<Finish> outcomes) {
+        StringBuilder json = new StringBuilder(2 + outcomes.size() * 80).append('[');
         for (Finish f : outcomes) {
             if (json.length() > 1) {
                 json.append(',');
@@ -170,13 +200,7 @@ public final class JobStore {
             Json.string(json, f.error());
             json.append(",\"refund\":").append(f.refund()).append('}');
         }
-        json.append(']');
-        List<Object[]> rows = sql.query(Queries.JOB_FINISH, json.toString());
-        Map<Long, JobState> applied = new HashMap<>(rows.size() * 2);
-        for (Object[] row : rows) {
-            applied.put(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 2)));
-        }
-        return applied;
+        return json.append(']').toString();
     }
 
     /**

@@ -5,6 +5,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
 import jakarta.persistence.PersistenceUnit;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -39,5 +40,53 @@ public class LocalTransactor implements Transactor {
         } finally {
             em.close();
         }
+    }
+
+    /**
+     * Runs the one statement of {@code work} with no transaction begun: EclipseLink runs a native query outside a
+     * transaction on a connection of the non-transactional data source, in auto-commit, so the statement commits by
+     * itself.
+     */
+    @Override
+    public <T> T alone(Function<Sql, T> work) {
+        EntityManager em = factory.createEntityManager();
+        try {
+            return work.apply(new EntityManagerSql(em));
+        } finally {
+            em.close();
+        }
+    }
+
+    /**
+     * A session on one {@code EntityManager} that keeps its connection for its whole life (EclipseLink's exclusive
+     * connection mode {@code Always}): no pool checkout, client session or unit of work to set up per statement.
+     */
+    @Override
+    public Session session() {
+        return new Session() {
+            private EntityManager em;
+
+            @Override
+            public <T> T alone(Function<Sql, T> work) {
+                if (em == null) {
+                    em = factory.createEntityManager(Map.of("eclipselink.jdbc.exclusive-connection.mode", "Always"));
+                }
+                try {
+                    return work.apply(new EntityManagerSql(em));
+                } catch (RuntimeException | Error e) {
+                    close();
+                    throw e;
+                }
+            }
+
+            @Override
+            public void close() {
+                if (em != null) {
+                    EntityManager closing = em;
+                    em = null;
+                    closing.close();
+                }
+            }
+        };
     }
 }

@@ -11,9 +11,8 @@ final class Queries {
     static final String JOB_INSERT = load("job_insert");
     static final String JOB_INSERT_UNIQUE = load("job_insert_unique");
     static final String JOB_ANNOUNCE = load("job_announce");
-    static final String JOB_CLAIM = load("job_claim");
     static final String JOB_ANY_AVAILABLE = load("job_any_available");
-    static final String JOB_FINISH = load("job_finish");
+    static final String JOB_TURN = load("job_turn");
     static final String JOB_PROMOTE_DUE = load("job_promote_due");
     static final String JOB_DELETE_FINISHED = load("job_delete_finished");
     static final String JOB_AGE = load("job_age");

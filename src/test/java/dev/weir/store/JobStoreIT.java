@@ -106,7 +106,7 @@ class JobStoreIT {
         ClaimKey after = ClaimKey.max(head.get(0).key(), head.get(1).key());
         // Put the first job claimed back: it comes before the key, so a claim after the key must not see it.
         tx.inNewTransaction(sql -> sql.update("UPDATE weir.jobs SET state = 'available' WHERE id = ?1", head.get(0).id()));
-        List<ClaimedJob> rest = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 5, "me", 1000, after));
+        List<ClaimedJob> rest = tx.inNewTransaction(sql -> JobStore.claim(sql, new JobStore.ClaimRequest("default", 5, "me", 1000, after)));
         List<Long> expected = new java.util.ArrayList<>(ids.subList(0, 3));
         expected.remove(head.get(1).id());
         assertEquals(expected, rest.stream().map(ClaimedJob::id).sorted().toList(),
@@ -114,8 +114,8 @@ class JobStoreIT {
         for (ClaimedJob j : rest) {
             assertTrue(j.key().compareTo(after) > 0);
         }
-        assertEquals(List.of(head.get(0).id()), tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 5, "me", 1000,
-                ClaimKey.START)).stream().map(ClaimedJob::id).toList(), "from the start it is found again");
+        assertEquals(List.of(head.get(0).id()), tx.inNewTransaction(sql -> JobStore.claim(sql,
+                new JobStore.ClaimRequest("default", 5, "me", 1000, ClaimKey.START))).stream().map(ClaimedJob::id).toList(), "from the start it is found again");
     }
 
     @Test
@@ -169,6 +169,45 @@ class JobStoreIT {
         assertEquals(0, count("SELECT count(*) FROM weir.jobs"));
         insert(1, "k");
         assertEquals(1, count("SELECT count(*) FROM weir.jobs"));
+    }
+
+    @Test
+    void aTurnRecordsOutcomesAndClaimsInOneStatementThatCommitsAlone() {
+        List<Long> ids = insert(4, "k");
+        List<ClaimedJob> first = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 2, "me", 60_000));
+        List<Finish> outcomes = List.of(
+                new Finish(first.get(0).id(), first.get(0).lease(), JobState.COMPLETED, 0, null, false),
+                // A retry due at once: available again, yet not claimed by the same statement (its snapshot).
+                new Finish(first.get(1).id(), first.get(1).lease(), JobState.AVAILABLE, 0, "again", false));
+        ClaimKey after = ClaimKey.max(first.get(0).key(), first.get(1).key());
+        JobStore.Turn turn = tx.alone(sql -> JobStore.turn(sql, outcomes,
+                new JobStore.ClaimRequest("default", 5, "me", 60_000, after)));
+        assertEquals(Map.of(first.get(0).id(), JobState.COMPLETED, first.get(1).id(), JobState.AVAILABLE),
+                turn.finished());
+        assertEquals(ids.subList(2, 4), turn.claimed().stream().map(ClaimedJob::id).toList());
+        // Committed by itself: another connection sees both parts.
+        assertEquals("completed", state(first.get(0).id()));
+        assertEquals("available", state(first.get(1).id()));
+        assertEquals("running", state(ids.get(2)));
+        assertEquals("running", state(ids.get(3)));
+        // A late outcome in a turn changes nothing, and the claim part still works: the retried job is next.
+        JobStore.Turn late = tx.alone(sql -> JobStore.turn(sql, outcomes.subList(0, 1),
+                new JobStore.ClaimRequest("default", 5, "me", 60_000, ClaimKey.START)));
+        assertEquals(Map.of(), late.finished());
+        assertEquals(List.of(first.get(1).id()), late.claimed().stream().map(ClaimedJob::id).toList());
+        assertEquals(2, late.claimed().get(0).attempt());
+    }
+
+    @Test
+    void aTurnThatFailsLeavesNothingBehind() {
+        List<Long> ids = insert(2, "k");
+        ClaimedJob running = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "me", 60_000)).get(0);
+        Finish completed = new Finish(running.id(), running.lease(), JobState.COMPLETED, 0, null, false);
+        // The claim part fails (a deadline too large for an interval): the outcome part must not have applied.
+        assertThrows(RuntimeException.class, () -> tx.alone(sql -> JobStore.turn(sql, List.of(completed),
+                new JobStore.ClaimRequest("default", 1, "me", Long.MAX_VALUE, ClaimKey.START))));
+        assertEquals("running", state(running.id()));
+        assertEquals("available", state(ids.get(1)));
     }
 
     @Test

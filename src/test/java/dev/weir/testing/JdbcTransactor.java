@@ -33,4 +33,53 @@ public final class JdbcTransactor implements Transactor {
             throw new IllegalStateException(e.getMessage(), e);
         }
     }
+
+    /** A session on one connection in auto-commit, kept until a statement fails or the session is closed. */
+    @Override
+    public Session session() {
+        return new Session() {
+            private Connection connection;
+
+            @Override
+            public <T> T alone(Function<Sql, T> work) {
+                try {
+                    if (connection == null) {
+                        connection = dataSource.getConnection();
+                        connection.setAutoCommit(true);
+                    }
+                    return work.apply(new ConnectionSql(connection));
+                } catch (SQLException e) {
+                    close();
+                    throw new IllegalStateException(e.getMessage(), e);
+                } catch (RuntimeException | Error e) {
+                    close();
+                    throw e;
+                }
+            }
+
+            @Override
+            public void close() {
+                if (connection != null) {
+                    try {
+                        connection.close();
+                    } catch (SQLException ignored) {
+                        // it was broken already
+                    } finally {
+                        connection = null;
+                    }
+                }
+            }
+        };
+    }
+
+    /** The one statement of {@code work} in auto-commit: it commits by itself. */
+    @Override
+    public <T> T alone(Function<Sql, T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            return work.apply(new ConnectionSql(c));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
 }

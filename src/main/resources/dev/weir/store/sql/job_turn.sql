@@ -1,0 +1,122 @@
+-- One turn of the engine in one statement: records a batch of attempt outcomes, and claims the next jobs of one queue
+-- (ADR 0026). Either part may be empty: no outcomes ('[]') for a plain claim, a limit of 0 for outcomes alone.
+-- As one statement it is one round trip, and outside a transaction it commits by itself: one more round trip saved.
+--
+-- Outcomes. Each names its attempt by (id, lease) and applies only while that attempt is still running: a late
+-- outcome from a rescued or re-claimed attempt matches nothing. Rows are locked in id order so concurrent multi-row
+-- writers cannot deadlock; they are locked before the claim takes any row (the first branch of the final UNION ALL is
+-- read first), and the claim never waits (SKIP LOCKED), so the claim adds no lock-order hazard.
+-- ?1: [{"id", "lease", "state", "delay_ms", "error" (null: none), "refund" (give the attempt back)}, …]
+-- An attempt whose job an operator asked to cancel (cancel_requested_at) ends cancelled unless it completed, whatever
+-- outcome it brought (ADR 0021); the reason and the attempt's own error go into the history.
+--
+-- Claim. Up to ?3 available jobs of queue ?2 for instance ?4, each attempt due to end within ?5 ms, taking only jobs
+-- after (?6, ?7, ?8) in claim order: (priority, run_at in microseconds since the epoch, id). (0, 0, 0) comes before
+-- every job. Starting the index scan there skips the dead entries that earlier claims left at the head of the queue's
+-- part of jobs_available (ADR 0024); the row comparison is an index condition of that index.
+-- The pick must be a CTE: as a FROM-subquery the planner may merge it into the UPDATE and ignore the LIMIT.
+-- The outer UPDATE re-checks the state, and SKIP LOCKED lets concurrent dispatchers pass each other.
+-- A paused queue yields nothing, on every instance, from the moment the pause commits.
+-- Both parts read the statement's one snapshot: a job this statement's outcomes make available again is not claimed
+-- by it (its announcement brings the next claim).
+--
+-- The commit need not wait for the disk: an outcome or a claim lost in a crash only means the job runs again
+-- (set_config is local to the transaction, and saves the round trip of a separate SET LOCAL).
+--
+-- Answer: one row per applied outcome (finished = true: id, the state the job was left in, and in the last column
+-- how many queues were notified), then one row per claimed job (finished = false: id, kind, queue, args, attempt,
+-- max_attempts, run_lease, priority, checkpoint, how long the job had been due when the statement began in ms on the
+-- database's clock — the first part of the pickup latency — and run_at in microseconds since the epoch).
+WITH relaxed AS (
+    SELECT set_config('synchronous_commit', 'off', true)
+),
+outcome AS (
+    SELECT *
+    FROM jsonb_to_recordset(CAST(?1 AS jsonb))
+         AS o(id bigint, lease bigint, state text, delay_ms bigint, error text, refund boolean)
+),
+-- The rows are found through the primary key alone (id = ANY), and the state is checked only when updating: with
+-- state = 'running' here the planner liked to scan the whole jobs_running index, dead entries and all, for a
+-- batch of a few ids.
+locked AS (
+    SELECT j.id, j.cancel_requested_at IS NOT NULL AS cancel
+    FROM weir.jobs AS j
+    WHERE j.id = ANY (ARRAY(SELECT id FROM outcome))
+      AND EXISTS (SELECT 1 FROM outcome AS o WHERE o.id = j.id AND o.lease = j.run_lease)
+    ORDER BY j.id
+    FOR UPDATE OF j
+),
+-- Each outcome with the state it really leads to: cancelled when an operator asked for it and the attempt did not
+-- complete.
+decided AS (
+    SELECT o.id, o.lease, o.delay_ms, o.refund,
+           CASE WHEN l.cancel AND o.state <> 'completed' THEN 'cancelled' ELSE o.state END AS state,
+           CASE WHEN l.cancel AND o.state <> 'completed'
+                THEN 'cancelled by an operator' || coalesce(' (the attempt ended: ' || o.error || ')', '')
+                ELSE o.error END AS error
+    FROM locked AS l
+    JOIN outcome AS o ON o.id = l.id
+),
+finished AS (
+    UPDATE weir.jobs AS j
+    SET state        = o.state,
+        run_at       = CASE WHEN o.state IN ('available', 'scheduled', 'retryable')
+                            THEN now() + o.delay_ms * interval '1 millisecond'
+                            ELSE j.run_at END,
+        finalized_at = CASE WHEN o.state IN ('completed', 'discarded', 'cancelled') THEN now() END,
+        attempt      = CASE WHEN o.refund THEN j.attempt - 1 ELSE j.attempt END,
+        -- A job that waits again starts a new wait: priority aging starts over from the submitted priority.
+        priority     = CASE WHEN o.state IN ('available', 'scheduled', 'retryable')
+                            THEN coalesce(j.base_priority, j.priority) ELSE j.priority END,
+        base_priority = CASE WHEN o.state IN ('available', 'scheduled', 'retryable')
+                             THEN NULL ELSE j.base_priority END,
+        errors       = CASE WHEN o.error IS NULL THEN j.errors
+                            ELSE j.errors || jsonb_build_array(jsonb_build_object(
+                                     'attempt', j.attempt, 'at', now(), 'error', o.error)) END,
+        progress     = CASE WHEN o.state = 'completed' THEN NULL ELSE j.progress END,
+        owner        = NULL,
+        deadline_at  = NULL
+    FROM decided AS o, relaxed
+    WHERE j.id = o.id
+      AND j.state = 'running'
+    RETURNING j.id, j.queue, j.state
+),
+woken AS (
+    SELECT pg_notify('weir_jobs', queue)
+    FROM (SELECT DISTINCT queue FROM finished WHERE state = 'available') AS q
+),
+picked AS (
+    SELECT id
+    FROM weir.jobs
+    WHERE state = 'available'
+      AND queue = ?2
+      AND (priority, run_at, id) > (?6, timestamptz 'epoch' + ?7 * interval '1 microsecond', ?8)
+      AND NOT EXISTS (SELECT 1 FROM weir.queues AS q WHERE q.name = ?2 AND q.paused)
+    ORDER BY priority, run_at, id
+    LIMIT ?3
+    FOR UPDATE SKIP LOCKED
+),
+claimed AS (
+    UPDATE weir.jobs AS j
+    SET state        = 'running',
+        attempt      = j.attempt + 1,
+        attempted_at = now(),
+        run_lease    = j.run_lease + 1,
+        owner        = ?4,
+        deadline_at  = now() + ?5 * interval '1 millisecond'
+    FROM picked, relaxed
+    WHERE j.id = picked.id
+      AND j.state = 'available'
+    RETURNING j.id, j.kind, j.queue, CAST(j.args AS text) AS args, j.attempt, j.max_attempts, j.run_lease, j.priority,
+              CAST(j.progress -> 'checkpoint' AS text) AS checkpoint,
+              CAST(greatest(0, extract(epoch FROM now() - j.run_at) * 1000) AS bigint) AS due_ms,
+              CAST(extract(epoch FROM j.run_at) * 1000000 AS bigint) AS run_at_us
+)
+SELECT true AS finished, id, state, CAST(NULL AS text), CAST(NULL AS text), CAST(NULL AS integer),
+       CAST(NULL AS integer), CAST(NULL AS bigint), CAST(NULL AS integer), CAST(NULL AS text), CAST(NULL AS bigint),
+       CAST(NULL AS bigint), (SELECT count(*) FROM woken)
+FROM finished
+UNION ALL
+SELECT false, id, kind, queue, args, attempt, max_attempts, run_lease, priority, checkpoint, due_ms, run_at_us,
+       CAST(NULL AS bigint)
+FROM claimed
