@@ -9,6 +9,7 @@
 #   jobs/s from the first submission to the last finish, the submission rate alone, and after the last round the dead
 #   tuples left in weir.jobs and weir.admission_slots (pg_stat_user_tables). The first round warms the JVM up.
 #   MAX_PENDING=n   the bound of the bounded run (default: 4 × jobs, never reached)
+#   WEIR_JAR=path/to/weir-server.jar  another build to measure (an earlier commit, say); default target/
 # Needs: target/weir-server.jar (./mvnw package), curl, python3, psql, and a PostgreSQL reached through the usual libpq
 # variables (PGHOST, PGPORT, PGUSER; default 127.0.0.1:5432, postgres). It uses the database BENCH_DB (default
 # weir_bench_admission, apart from drain.sh's) and BENCH_DB_bounded, whose weir schemas it drops first, and HTTP
@@ -22,7 +23,7 @@ PORT=${BENCH_HTTP_PORT:-9296}
 export WEIR_ADMIN_PASSWORD="${WEIR_ADMIN_PASSWORD:-$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')}"
 DB=${BENCH_DB:-weir_bench_admission}
 cd "$(dirname "$0")/.."
-JAR=$PWD/target/weir-server.jar
+JAR=${WEIR_JAR:-$PWD/target/weir-server.jar}
 [ -f "$JAR" ] || { echo "build first: ./mvnw package" >&2; exit 1; }
 
 
