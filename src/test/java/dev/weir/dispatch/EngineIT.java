@@ -236,10 +236,12 @@ class EngineIT {
 
     @Test
     void runningRowsNeverOutnumberPermits() throws Exception {
-        start(List.of(new DiagnosticHandlers.Sleep()), TestEngine.queue("default", 3));
+        // The jobs first: submitted one by one into a running engine, on a slow machine they could all be done before
+        // the sampling below begins.
         for (int i = 0; i < 40; i++) {
             submit("weir.sleep", "{\"ms\":15}", 25);
         }
+        start(List.of(new DiagnosticHandlers.Sleep()), TestEngine.queue("default", 3));
         long maxRunning = 0;
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (count("state <> 'completed'") > 0 && System.nanoTime() < deadline) {
