@@ -77,7 +77,11 @@ public final class SettingsReader {
         for (String cron : cronNames()) {
             periodic.add(periodic(cron, queues));
         }
-        return new WeirSettings(queues, global, heartbeat, rescueAfter, shutdown, diagnostics, retention, periodic);
+        OptionalInt deadRows = optionalInt("weir.vacuum.dead-rows", 0, "INVALID_VACUUM_DEAD_ROWS");
+        Vacuum vacuum = new Vacuum(deadRows.isPresent() ? deadRows.getAsInt() : Vacuum.DEFAULT_DEAD_ROWS,
+                positiveDuration("weir.vacuum.min-interval", Vacuum.DEFAULT_MIN_INTERVAL, "INVALID_VACUUM_MIN_INTERVAL"));
+        return new WeirSettings(queues, global, heartbeat, rescueAfter, shutdown, diagnostics, retention, periodic,
+                vacuum);
     }
 
     private java.util.SortedSet<String> cronNames() {

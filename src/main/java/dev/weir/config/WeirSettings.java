@@ -17,6 +17,7 @@ import java.util.OptionalInt;
  * @param diagnostics       whether the built-in diagnostic job kinds are registered
  * @param retention         how long finished jobs are kept
  * @param periodic          the periodic (cron) jobs, in name order
+ * @param vacuum            when the leader vacuums Weir's tables
  */
 public record WeirSettings(
         List<QueueSettings> queues,
@@ -26,7 +27,8 @@ public record WeirSettings(
         Duration shutdownTimeout,
         boolean diagnostics,
         Retention retention,
-        List<Periodic> periodic) {
+        List<Periodic> periodic,
+        Vacuum vacuum) {
 
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
     public static final Duration DEFAULT_RESCUE_AFTER = Duration.ofSeconds(60);
@@ -37,21 +39,26 @@ public record WeirSettings(
         periodic = List.copyOf(periodic);
     }
 
-    /** Settings with the default {@link Retention} and no periodic jobs. */
+    /** Settings with the default {@link Retention} and {@link Vacuum}, and no periodic jobs. */
     public WeirSettings(List<QueueSettings> queues, OptionalInt globalMaxWorkers, Duration heartbeatInterval,
             Duration rescueAfter, Duration shutdownTimeout, boolean diagnostics) {
         this(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
-                Retention.defaults(), List.of());
+                Retention.defaults(), List.of(), Vacuum.defaults());
     }
 
     public WeirSettings withRetention(Retention newRetention) {
         return new WeirSettings(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
-                newRetention, periodic);
+                newRetention, periodic, vacuum);
     }
 
     public WeirSettings withPeriodic(List<Periodic> newPeriodic) {
         return new WeirSettings(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
-                retention, newPeriodic);
+                retention, newPeriodic, vacuum);
+    }
+
+    public WeirSettings withVacuum(Vacuum newVacuum) {
+        return new WeirSettings(queues, globalMaxWorkers, heartbeatInterval, rescueAfter, shutdownTimeout, diagnostics,
+                retention, periodic, newVacuum);
     }
 
     public boolean weighted() {

@@ -35,7 +35,8 @@ import javax.sql.DataSource;
  * <li>the leader only: making due jobs available, rescuing the attempts of silent instances and attempts far
  * past their deadline, forgetting long-dead instances, and deleting finished jobs past their retention (every
  * {@link #RETENTION_EVERY}, at most {@link #RETENTION_BATCHES} batches of {@link #BATCH} per state, so a large
- * backlog of old jobs goes over several runs and no run delays the heartbeat much).</li>
+ * backlog of old jobs goes over several runs and no run delays the heartbeat much), and vacuuming Weir's tables
+ * when enough of their rows died ({@link Vacuumer}, on a thread of its own).</li>
  * </ul>
  * The leader is whoever holds a session advisory lock, on a connection kept for that alone: if that connection
  * dies the lock goes with it and another instance takes over at its next tick.
@@ -62,6 +63,8 @@ final class Maintenance {
     private final Engine engine;
     private final Thread thread;
     private final WeirMetrics metrics;
+    /** Null when {@code weir.vacuum.dead-rows} is 0. */
+    private final Vacuumer vacuumer;
     private volatile boolean stopping;
     private volatile boolean leader;
     private Connection leaderConnection;
@@ -81,6 +84,8 @@ final class Maintenance {
         this.sessionDataSource = sessionDataSource;
         this.instance = instance;
         this.engine = engine;
+        this.vacuumer = settings.vacuum().enabled()
+                ? new Vacuumer(settings.vacuum(), transactor, sessionDataSource, threads) : null;
         this.thread = threads.newThread(this::run);
         this.thread.setName("weir-maintenance");
     }
@@ -105,6 +110,9 @@ final class Maintenance {
         stopping = true;
         thread.interrupt();
         thread.join(5000);
+        if (vacuumer != null) {
+            vacuumer.stop();
+        }
         releaseLeadership();
     }
 
@@ -185,6 +193,9 @@ final class Maintenance {
                     nextRetention = now + RETENTION_EVERY.toNanos();
                 }
             });
+            if (vacuumer != null) {
+                safely("vacuum", () -> vacuumer.check(now));
+            }
             safely("instance clean-up", () -> {
                 if (now - nextCleanup >= 0) {
                     transactor.inNewTransaction(sql -> {

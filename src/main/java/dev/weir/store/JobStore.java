@@ -510,4 +510,25 @@ public final class JobStore {
     public static void probe(Sql sql) {
         sql.query(Queries.DATABASE_PROBE);
     }
+
+    /**
+     * One of Weir's tables as PostgreSQL's statistics see it.
+     *
+     * @param table    its name in schema {@code weir}
+     * @param deadRows rows dead and not yet vacuumed ({@code n_dead_tup})
+     * @param vacuums  how many vacuums it has had, manual and automatic
+     * @param running  whether a vacuum of it is under way (as far as this role may see)
+     */
+    public record TableStats(String table, long deadRows, long vacuums, boolean running) {
+    }
+
+    /** The statistics of every table in schema {@code weir}, in name order. Read-only. */
+    public static List<TableStats> tableStats(Sql sql) {
+        List<TableStats> tables = new ArrayList<>();
+        for (Object[] row : sql.query(Queries.TABLE_STATS)) {
+            tables.add(new TableStats(Rows.stringAt(row, 0), Rows.longAt(row, 1), Rows.longAt(row, 2),
+                    Boolean.TRUE.equals(row[3])));
+        }
+        return tables;
+    }
 }

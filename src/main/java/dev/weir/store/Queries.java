@@ -42,6 +42,7 @@ final class Queries {
     static final String INSTANCE_HEARTBEAT = load("instance_heartbeat");
     static final String INSTANCE_DELETE = load("instance_delete");
     static final String DATABASE_PROBE = load("database_probe");
+    static final String TABLE_STATS = load("table_stats");
     static final String ADMISSION_ADMIT = load("admission_admit");
     static final String ADMISSION_OUTSTANDING = load("admission_outstanding");
     static final String ADMISSION_RECENT_FINISHES = load("admission_recent_finishes");

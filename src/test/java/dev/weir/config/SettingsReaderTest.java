@@ -160,6 +160,15 @@ class SettingsReaderTest {
         assertEquals(Optional.empty(), r.discarded(), "never keeps them");
     }
 
+    @Test
+    void vacuumDefaultsAndOverrides() {
+        assertEquals(Vacuum.defaults(), read().vacuum());
+        assertTrue(read().vacuum().enabled());
+        Vacuum v = read("weir.vacuum.dead-rows", "50000", "weir.vacuum.min-interval", "PT1M").vacuum();
+        assertEquals(new Vacuum(50_000, Duration.ofMinutes(1)), v);
+        assertFalse(read("weir.vacuum.dead-rows", "0").vacuum().enabled(), "0 leaves vacuuming to autovacuum");
+    }
+
     @ParameterizedTest(name = "{0} = {1} → {2}")
     @CsvSource(delimiter = '|', textBlock = """
             weir.queues                     | Emails     | INVALID_QUEUE_NAME
@@ -209,6 +218,10 @@ class SettingsReaderTest {
             weir.retention.completed        | -PT1S      | INVALID_RETENTION
             weir.retention.discarded        | a week     | INVALID_RETENTION
             weir.retention.cancelled        | nevermore  | INVALID_RETENTION
+            weir.vacuum.dead-rows           | -1         | INVALID_VACUUM_DEAD_ROWS
+            weir.vacuum.dead-rows           | many       | INVALID_VACUUM_DEAD_ROWS
+            weir.vacuum.min-interval        | PT0S       | INVALID_VACUUM_MIN_INTERVAL
+            weir.vacuum.min-interval        | 5          | INVALID_VACUUM_MIN_INTERVAL
             """)
     void invalidValuesStopWithKeyValueAndRule(String key, String value, String code) {
         InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> read(key, value));

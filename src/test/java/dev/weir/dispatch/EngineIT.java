@@ -12,6 +12,7 @@ import dev.weir.api.Outcome;
 import dev.weir.api.Progress;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.Retention;
+import dev.weir.config.Vacuum;
 import dev.weir.config.WeirSettings;
 import dev.weir.diagnostics.DiagnosticHandlers;
 import dev.weir.store.JobState;
@@ -96,6 +97,25 @@ class EngineIT {
 
     private static long count(String where) {
         return TestDatabase.countJobs(where);
+    }
+
+    private static long manualVacuums() {
+        return tableStat("vacuum_count");
+    }
+
+    private static long deadJobRows() {
+        return tableStat("n_dead_tup");
+    }
+
+    private static long tableStat(String column) {
+        try (java.sql.Connection c = TestDatabase.dataSource().getConnection();
+                java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT " + column
+                        + " FROM pg_stat_user_tables WHERE schemaname = 'weir' AND relname = 'jobs'")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
@@ -308,6 +328,22 @@ class EngineIT {
         // Completed jobs go at the leader's next retention run; discarded ones are kept ("never").
         await().atMost(WAIT).until(() -> count("true") == 5);
         assertEquals(5, count("state = 'discarded'"));
+    }
+
+    @Test
+    void theLeaderVacuumsTheJobsTableOnceEnoughRowsDied() {
+        long vacuumsBefore = manualVacuums();
+        WeirSettings settings = TestEngine.settings(TestEngine.queue("default", 8))
+                .withVacuum(new Vacuum(300, Duration.ofMillis(200)));
+        engines.add(TestEngine.start(settings, List.of(new DiagnosticHandlers.Noop())));
+        for (int i = 0; i < 400; i++) {
+            submit("weir.noop", "{}", 1);
+        }
+        await().atMost(WAIT).until(() -> count("state = 'completed'") == 400);
+        // Each job left dead rows behind (claimed, then completed). Only a plain VACUUM counts in vacuum_count:
+        // autovacuum has a count of its own.
+        await().atMost(WAIT).until(() -> manualVacuums() > vacuumsBefore);
+        await().atMost(WAIT).until(() -> deadJobRows() < 300);
     }
 
     @Test
