@@ -65,14 +65,16 @@ public class LocalTransactor implements Transactor {
     public Session session() {
         return new Session() {
             private EntityManager em;
+            private EntityManagerSql sql;
 
             @Override
             public <T> T alone(Function<Sql, T> work) {
                 if (em == null) {
                     em = factory.createEntityManager(Map.of("eclipselink.jdbc.exclusive-connection.mode", "Always"));
+                    sql = new EntityManagerSql(em, true);
                 }
                 try {
-                    return work.apply(new EntityManagerSql(em));
+                    return work.apply(sql);
                 } catch (RuntimeException | Error e) {
                     close();
                     throw e;
@@ -84,6 +86,7 @@ public class LocalTransactor implements Transactor {
                 if (em != null) {
                     EntityManager closing = em;
                     em = null;
+                    sql = null;
                     closing.close();
                 }
             }
