@@ -18,11 +18,6 @@ public record Vacuum(long deadRows, Duration minInterval) {
         return new Vacuum(DEFAULT_DEAD_ROWS, DEFAULT_MIN_INTERVAL);
     }
 
-    /** Weir never vacuums. */
-    public static Vacuum off() {
-        return new Vacuum(0, DEFAULT_MIN_INTERVAL);
-    }
-
     public boolean enabled() {
         return deadRows > 0;
     }

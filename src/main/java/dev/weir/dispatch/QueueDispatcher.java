@@ -198,18 +198,15 @@ final class QueueDispatcher {
         List<Permit> permits = held.subList(0, tokens);
         // 3. Claim at most one job per permit.
         List<ClaimedJob> jobs;
-        Begun begun = begin(permits.size());
         try {
-            jobs = transactor.alone(sql -> JobStore.claim(sql, begun.request()));
+            jobs = claimAlone(permits.size());
         } catch (RuntimeException e) {
-            cursor.reset();
             permits.forEach(Permit::release);
             if (bucket != null) {
                 bucket.refund(tokens);
             }
             throw e;
         }
-        jobs = end(begun, jobs, this::restAlone);
         mayHaveWork = jobs.size() == permits.size();
         // 4. Give back the permits and tokens the database could not use.
         for (int i = jobs.size(); i < permits.size(); i++) {
@@ -232,7 +229,7 @@ final class QueueDispatcher {
     }
 
     private boolean anyAvailable() {
-        return transactor.inNewTransaction(sql -> JobStore.anyAvailable(sql, queue()));
+        return transactor.alone(sql -> JobStore.anyAvailable(sql, queue()));   // one read: no transaction needed
     }
 
     /** A claim begun: where on the claim cursor it starts, and what it asks the database for. */
@@ -272,6 +269,23 @@ final class QueueDispatcher {
         }
         cursor.claimed(begun.start(), fromStart, keys, jobs.size() < request.limit(), begun.now());
         return jobs;
+    }
+
+    /**
+     * A whole claim in statements of their own, each committing by itself: from the cursor, and the rest from the
+     * head. If the first statement fails, nothing was claimed: the cursor goes back to the head and the error is
+     * thrown.
+     */
+    private List<ClaimedJob> claimAlone(int limit) {
+        Begun begun = begin(limit);
+        List<ClaimedJob> found;
+        try {
+            found = transactor.alone(sql -> JobStore.claim(sql, begun.request()));
+        } catch (RuntimeException e) {
+            cursor.reset();
+            throw e;
+        }
+        return end(begun, found, this::restAlone);
     }
 
     /** A whole claim inside the caller's transaction: from the cursor, and the rest from the head. */
@@ -363,16 +377,11 @@ final class QueueDispatcher {
          * renewal claims nothing and its permits come back as usual.
          */
         void claimAlone() {
-            Begun b = QueueDispatcher.this.begin(permits.size());
-            List<ClaimedJob> found;
             try {
-                found = transactor.alone(sql -> JobStore.claim(sql, b.request()));
+                jobs = QueueDispatcher.this.claimAlone(permits.size());
             } catch (RuntimeException e) {
-                cursor.reset();
                 LOG.log(Level.WARNING, "Weir: queue " + queue() + " could not claim its next jobs", e);
-                return;
             }
-            jobs = end(b, found, QueueDispatcher.this::restAlone);
         }
 
         /**
