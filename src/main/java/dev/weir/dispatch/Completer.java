@@ -5,6 +5,7 @@ import dev.weir.metrics.JobLog;
 import dev.weir.metrics.JobLogLine;
 import dev.weir.metrics.Submitted;
 import dev.weir.metrics.WeirMetrics;
+import dev.weir.store.ClaimedJob;
 import dev.weir.store.Finish;
 import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
@@ -12,6 +13,7 @@ import dev.weir.store.Transactor;
 import java.time.Duration;
 import dev.weir.concurrency.Permit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -207,18 +209,25 @@ final class Completer {
     }
 
     /**
-     * The usual turn (ADR 0026): the outcomes and the first queue's renewal claim in one statement that commits by
-     * itself, one round trip, on the connection this thread keeps. Renewals of further queues (a batch that spans
-     * queues) claim in statements of their own after it; one of them failing costs only its claim.
+     * The usual turn (ADR 0026): the outcomes and every queue's renewal claim in one statement that commits by
+     * itself, one round trip, on the connection this thread keeps, however many queues the batch spans.
      */
     private Map<Long, JobState> writeAlone(List<Finish> finishes, List<QueueDispatcher.Renewal> renewals) {
-        QueueDispatcher.Renewal first = renewals.isEmpty() ? null : renewals.get(0);
-        JobStore.Turn turn = session.alone(sql -> JobStore.turn(sql, finishes, first == null ? null : first.begin()));
-        if (first != null) {
-            first.claimedAlone(turn.claimed());
+        List<JobStore.ClaimRequest> claims = new ArrayList<>(renewals.size());
+        for (QueueDispatcher.Renewal r : renewals) {
+            claims.add(r.begin());
         }
-        for (QueueDispatcher.Renewal r : renewals.subList(Math.min(1, renewals.size()), renewals.size())) {
-            r.claimAlone();
+        JobStore.Turn turn = session.alone(sql -> JobStore.turn(sql, finishes, claims));
+        if (renewals.size() == 1) {
+            renewals.get(0).claimedAlone(turn.claimed());
+        } else if (!renewals.isEmpty()) {
+            Map<String, List<ClaimedJob>> byQueue = new HashMap<>();
+            for (ClaimedJob job : turn.claimed()) {
+                byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
+            }
+            for (QueueDispatcher.Renewal r : renewals) {
+                r.claimedAlone(byQueue.getOrDefault(r.queue(), List.of()));
+            }
         }
         return turn.finished();
     }

@@ -350,6 +350,11 @@ final class QueueDispatcher {
             this.permits = permits;
         }
 
+        /** The queue this renewal claims in. */
+        String queue() {
+            return QueueDispatcher.this.queue();
+        }
+
         /** Inside the completer's transaction: claims at most one job per permit. */
         void claim(Sql sql) {
             jobs = QueueDispatcher.this.claim(sql, permits.size());
@@ -370,18 +375,6 @@ final class QueueDispatcher {
          */
         void claimedAlone(List<ClaimedJob> found) {
             jobs = end(begun, found, QueueDispatcher.this::restAlone);
-        }
-
-        /**
-         * After the completer's statement has committed: claims in a statement of its own. If that fails, this
-         * renewal claims nothing and its permits come back as usual.
-         */
-        void claimAlone() {
-            try {
-                jobs = QueueDispatcher.this.claimAlone(permits.size());
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Weir: queue " + queue() + " could not claim its next jobs", e);
-            }
         }
 
         /**

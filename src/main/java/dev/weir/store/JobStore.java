@@ -139,7 +139,7 @@ public final class JobStore {
      * {@code cancelled} when an operator had asked to cancel the job (ADR 0021).
      */
     public static Map<Long, JobState> finishStates(Sql sql, List<Finish> outcomes) {
-        return turn(sql, outcomes, null).finished();
+        return turn(sql, outcomes, List.of()).finished();
     }
 
     /**
@@ -161,12 +161,26 @@ public final class JobStore {
      * none). Outside a transaction the statement commits by itself, both parts or neither.
      */
     public static Turn turn(Sql sql, List<Finish> outcomes, ClaimRequest claim) {
-        if (outcomes.isEmpty() && (claim == null || claim.limit() <= 0)) {
+        return turn(sql, outcomes, claim == null ? List.of() : List.of(claim));
+    }
+
+    /**
+     * One turn of the engine in one statement (ADR 0026): writes {@code outcomes} and makes every claim of
+     * {@code claims}, each in its own queue (at most one claim per queue; all for one owner). Outside a transaction
+     * the statement commits by itself, every part or none. The claimed jobs of all queues come back in one list.
+     */
+    public static Turn turn(Sql sql, List<Finish> outcomes, List<ClaimRequest> claims) {
+        List<ClaimRequest> wanted = claims.stream().filter(c -> c.limit() > 0).toList();
+        if (outcomes.isEmpty() && wanted.isEmpty()) {
             return new Turn(Map.of(), List.of());
         }
-        ClaimRequest c = claim != null ? claim : new ClaimRequest("", 0, "", 0, ClaimKey.START);
-        List<Object[]> rows = sql.query(Queries.JOB_TURN, outcomesJson(outcomes), c.queue(), c.limit(), c.owner(),
-                c.deadlineMs(), c.after().priority(), c.after().runAtMicros(), c.after().id());
+        String owner = wanted.isEmpty() ? "" : wanted.get(0).owner();
+        for (ClaimRequest c : wanted) {
+            if (!c.owner().equals(owner)) {
+                throw new IllegalArgumentException("the claims of one turn are for one owner: " + claims);
+            }
+        }
+        List<Object[]> rows = sql.query(Queries.JOB_TURN, outcomesJson(outcomes), claimsJson(wanted), owner);
         Map<Long, JobState> finished = new HashMap<>(rows.size() * 2);
         List<ClaimedJob> jobs = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
@@ -184,6 +198,23 @@ public final class JobStore {
         jobs.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(a.priority(), b.priority())
                 : Long.compare(a.id(), b.id()));
         return new Turn(finished, jobs);
+    }
+
+    private static String claimsJson(List<ClaimRequest> claims) {
+        StringBuilder json = new StringBuilder(2 + claims.size() * 100).append('[');
+        for (ClaimRequest c : claims) {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            json.append("{\"queue\":");
+            Json.string(json, c.queue());
+            json.append(",\"n\":").append(c.limit())
+                    .append(",\"deadline_ms\":").append(c.deadlineMs())
+                    .append(",\"priority\":").append(c.after().priority())
+                    .append(",\"run_at_us\":").append(c.after().runAtMicros())
+                    .append(",\"id\":").append(c.after().id()).append('}');
+        }
+        return json.append(']').toString();
     }
 
     private static String outcomesJson(List<Finish> outcomes) {

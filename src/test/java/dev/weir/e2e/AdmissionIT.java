@@ -153,11 +153,14 @@ class AdmissionIT {
                     futures.add(pool.submit(() -> submitUntil(base, http, thread, stop, tally)));
                 }
             }
-            // Sample the database the whole time the submitters run.
+            // Sample the database the whole time the submitters run: at least 4 s, and on until the queue has been
+            // full at least once (a cold instance answers its first requests slowly), for at most 60 s.
             long max = 0;
             long samples = 0;
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
-            while (System.nanoTime() < until) {
+            long began = System.nanoTime();
+            while (System.nanoTime() - began < TimeUnit.SECONDS.toNanos(4)
+                    || (tallies.get(0).refused().get() + tallies.get(1).refused().get() == 0
+                            && System.nanoTime() - began < TimeUnit.SECONDS.toNanos(60))) {
                 max = Math.max(max, outstandingInDatabase(db));
                 samples++;
             }

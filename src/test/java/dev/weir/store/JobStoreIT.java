@@ -199,6 +199,44 @@ class JobStoreIT {
     }
 
     @Test
+    void aTurnClaimsInSeveralQueuesAtOnceEachUpToItsLimitAfterItsOwnKeyWithItsOwnDeadline() {
+        List<NewJob> jobs = new ArrayList<>();
+        for (String queue : List.of("a", "b", "c")) {
+            for (int i = 0; i < 3; i++) {
+                jobs.add(new NewJob("k", queue, "{}", 2, 25, null));
+            }
+        }
+        List<Long> ids = tx.inNewTransaction(sql -> JobStore.insert(sql, jobs)).stream()
+                .map(JobStore.Inserted::id).toList();
+        ClaimedJob firstOfB = tx.inNewTransaction(sql -> JobStore.claim(sql, "b", 1, "me", 60_000)).get(0);
+        tx.inNewTransaction(sql -> {
+            JobStore.setPaused(sql, "c", true);
+            return null;
+        });
+        // Put b's first job back: the claim of b starts after its key, so it must not see it.
+        tx.inNewTransaction(sql -> sql.update("UPDATE weir.jobs SET state = 'available' WHERE id = ?1", firstOfB.id()));
+        JobStore.Turn turn = tx.alone(sql -> JobStore.turn(sql, List.of(), List.of(
+                new JobStore.ClaimRequest("a", 2, "me", 60_000, ClaimKey.START),
+                new JobStore.ClaimRequest("b", 5, "me", 3_600_000, firstOfB.key()),
+                new JobStore.ClaimRequest("c", 5, "me", 60_000, ClaimKey.START))));
+        Map<String, List<Long>> byQueue = new java.util.TreeMap<>();
+        for (ClaimedJob job : turn.claimed()) {
+            byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job.id());
+        }
+        assertEquals(Map.of("a", ids.subList(0, 2), "b", ids.subList(4, 6)), byQueue,
+                "two of a, b's jobs after its key, none of the paused c");
+        assertEquals("available", state(firstOfB.id()));
+        // Each queue's attempts carry that queue's deadline.
+        assertEquals(1, count("SELECT count(*) FROM weir.jobs WHERE id = " + ids.get(0)
+                + " AND deadline_at < now() + interval '2 minutes'"));
+        assertEquals(1, count("SELECT count(*) FROM weir.jobs WHERE id = " + ids.get(4)
+                + " AND deadline_at > now() + interval '50 minutes'"));
+        assertThrows(IllegalArgumentException.class, () -> tx.alone(sql -> JobStore.turn(sql, List.of(), List.of(
+                new JobStore.ClaimRequest("a", 1, "me", 60_000, ClaimKey.START),
+                new JobStore.ClaimRequest("b", 1, "someone else", 60_000, ClaimKey.START)))));
+    }
+
+    @Test
     void aTurnThatFailsLeavesNothingBehind() {
         List<Long> ids = insert(2, "k");
         ClaimedJob running = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "me", 60_000)).get(0);

@@ -1,5 +1,5 @@
 -- One turn of the engine in one statement: records a batch of attempt outcomes, and claims the next jobs of one queue
--- (ADR 0026). Either part may be empty: no outcomes ('[]') for a plain claim, a limit of 0 for outcomes alone.
+-- (ADR 0026). Either part may be empty: no outcomes ('[]') for a plain claim, no claims ('[]') for outcomes alone.
 -- As one statement it is one round trip, and outside a transaction it commits by itself: one more round trip saved.
 --
 -- Outcomes. Each names its attempt by (id, lease) and applies only while that attempt is still running: a late
@@ -10,12 +10,19 @@
 -- An attempt whose job an operator asked to cancel (cancel_requested_at) ends cancelled unless it completed, whatever
 -- outcome it brought (ADR 0021); the reason and the attempt's own error go into the history.
 --
--- Claim. Up to ?3 available jobs of queue ?2 for instance ?4, each attempt due to end within ?5 ms, taking only jobs
--- after (?6, ?7, ?8) in claim order: (priority, run_at in microseconds since the epoch, id). (0, 0, 0) comes before
--- every job. Starting the index scan there skips the dead entries that earlier claims left at the head of the queue's
--- part of jobs_available (ADR 0024); the row comparison is an index condition of that index.
+-- Claims, for instance ?3, in as many queues as ?2 names (ADR 0026, amendment: a turn whose outcomes come from several
+-- queues renews them all here):
+-- ?2: [{"queue", "n" (at most this many jobs), "deadline_ms" (each attempt due to end within it), "priority",
+--       "run_at_us", "id" (take only jobs after this key in claim order)}, …]
+-- Claim order is (priority, run_at in microseconds since the epoch, id); (0, 0, 0) comes before every job. Starting
+-- the index scan at the key skips the dead entries that earlier claims left at the head of the queue's part of
+-- jobs_available (ADR 0024); the row comparison is an index condition of that index, one scan per queue.
 -- The pick must be a CTE: as a FROM-subquery the planner may merge it into the UPDATE and ignore the LIMIT.
--- The outer UPDATE re-checks the state, and SKIP LOCKED lets concurrent dispatchers pass each other.
+-- SKIP LOCKED lets concurrent dispatchers pass each other; the lock the pick takes reads the newest version of each
+-- row and skips one that no longer matches, so every picked row is available and ours until the statement ends.
+-- The update finds the picked rows through the primary key (id = ANY) and nothing else: joined to the pick, whose
+-- size the planner can only guess from the JSON, it liked to hash the table, and with a condition on the state it
+-- liked to read the whole of jobs_available.
 -- A paused queue yields nothing, on every instance, from the moment the pause commits.
 -- Both parts read the statement's one snapshot: a job this statement's outcomes make available again is not claimed
 -- by it (its announcement brings the next claim).
@@ -85,16 +92,26 @@ woken AS (
     SELECT pg_notify('weir_jobs', queue)
     FROM (SELECT DISTINCT queue FROM finished WHERE state = 'available') AS q
 ),
+wanted AS (
+    SELECT *
+    FROM jsonb_to_recordset(CAST(?2 AS jsonb))
+         AS w(queue text, n integer, deadline_ms bigint, priority integer, run_at_us bigint, id bigint)
+),
 picked AS (
-    SELECT id
-    FROM weir.jobs
-    WHERE state = 'available'
-      AND queue = ?2
-      AND (priority, run_at, id) > (?6, timestamptz 'epoch' + ?7 * interval '1 microsecond', ?8)
-      AND NOT EXISTS (SELECT 1 FROM weir.queues AS q WHERE q.name = ?2 AND q.paused)
-    ORDER BY priority, run_at, id
-    LIMIT ?3
-    FOR UPDATE SKIP LOCKED
+    SELECT p.id
+    FROM wanted AS w
+    CROSS JOIN LATERAL (
+        SELECT j.id
+        FROM weir.jobs AS j
+        WHERE j.state = 'available'
+          AND j.queue = w.queue
+          AND (j.priority, j.run_at, j.id)
+              > (w.priority, timestamptz 'epoch' + w.run_at_us * interval '1 microsecond', w.id)
+          AND NOT EXISTS (SELECT 1 FROM weir.queues AS q WHERE q.name = w.queue AND q.paused)
+        ORDER BY j.priority, j.run_at, j.id
+        LIMIT w.n
+        FOR UPDATE OF j SKIP LOCKED
+    ) AS p
 ),
 claimed AS (
     UPDATE weir.jobs AS j
@@ -102,11 +119,11 @@ claimed AS (
         attempt      = j.attempt + 1,
         attempted_at = now(),
         run_lease    = j.run_lease + 1,
-        owner        = ?4,
-        deadline_at  = now() + ?5 * interval '1 millisecond'
-    FROM picked, relaxed
-    WHERE j.id = picked.id
-      AND j.state = 'available'
+        owner        = ?3,
+        deadline_at  = now() + w.deadline_ms * interval '1 millisecond'
+    FROM wanted AS w, relaxed
+    WHERE j.id = ANY (ARRAY(SELECT id FROM picked))
+      AND w.queue = j.queue
     RETURNING j.id, j.kind, j.queue, CAST(j.args AS text) AS args, j.attempt, j.max_attempts, j.run_lease, j.priority,
               CAST(j.progress -> 'checkpoint' AS text) AS checkpoint,
               CAST(greatest(0, extract(epoch FROM now() - j.run_at) * 1000) AS bigint) AS due_ms,
