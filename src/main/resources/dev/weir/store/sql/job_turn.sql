@@ -10,8 +10,8 @@
 -- An attempt whose job an operator asked to cancel (cancel_requested_at) ends cancelled unless it completed, whatever
 -- outcome it brought (ADR 0021); the reason and the attempt's own error go into the history.
 --
--- Claims, for instance ?3, in as many queues as ?2 names (ADR 0026, amendment: a turn whose outcomes come from several
--- queues renews them all here):
+-- Claims, for instance ?3, in as many queues as ?2 names (ADR 0026, amendment 2: a turn whose outcomes come from
+-- several queues renews them all here):
 -- ?2: [{"queue", "n" (at most this many jobs), "deadline_ms" (each attempt due to end within it), "priority",
 --       "run_at_us", "id" (take only jobs after this key in claim order)}, …]
 -- Claim order is (priority, run_at in microseconds since the epoch, id); (0, 0, 0) comes before every job. Starting
