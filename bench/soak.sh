@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak: one Weir server under a steady stream of jobs for a long while, sampled at a fixed interval, to show that
 # nothing grows that should stay flat: heap after a full GC, the server's threads, its database sessions and the
-# permits it holds. Not part of CI (see docs/reliability.md for a report).
+# permits it holds, and the dead row versions in weir.jobs. Not part of CI (see docs/reliability.md for a report).
 #
 # usage: bench/soak.sh [minutes=10] [rate=200] [interval=30]
 #   rate      jobs submitted per second (in two batches a second): 45 % weir.noop, 45 % weir.sleep {"ms": 20},
@@ -82,11 +82,14 @@ sample() {
   sessions=$(psql -d weir_soak -qAtc "SELECT count(*) FROM pg_stat_activity WHERE datname = 'weir_soak' AND application_name LIKE 'weir%'")
   held=$(curl -sf -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity']['inFlight'])")
   read -r backlog completed < <(psql -d weir_soak -qAtF ' ' -c "SELECT count(*) FILTER (WHERE state IN ('available', 'running', 'retryable', 'scheduled')), count(*) FILTER (WHERE state = 'completed') FROM weir.jobs")
-  printf '%6s %12s %8s %9s %6s %8s %10s\n' "$1" "$((heap / 1024))" "$threads" "$sessions" "$held" "$backlog" "$completed"
+  # Dead row versions in weir.jobs (pg_stat_user_tables; the statistics lag about a second): bounded when the table
+  # is vacuumed, by the leader (ADR 0027) or autovacuum.
+  dead=$(psql -d weir_soak -qAtc "SELECT n_dead_tup FROM pg_stat_user_tables WHERE schemaname = 'weir' AND relname = 'jobs'")
+  printf '%6s %12s %8s %9s %6s %8s %10s %9s\n' "$1" "$((heap / 1024))" "$threads" "$sessions" "$held" "$backlog" "$completed" "$dead"
 }
 
 echo "== Weir soak: $MINUTES min at $RATE jobs/s, a sample every $INTERVAL s (server pid $server)"
-printf '%6s %12s %8s %9s %6s %8s %10s\n' "t(s)" "heap-MB(gc)" threads db-conns held backlog completed
+printf '%6s %12s %8s %9s %6s %8s %10s %9s\n' "t(s)" "heap-MB(gc)" threads db-conns held backlog completed dead-rows
 start=$(date +%s)
 end=$((start + MINUTES * 60))
 while [ "$(date +%s)" -lt "$end" ]; do
