@@ -35,7 +35,7 @@ import java.util.logging.Logger;
  * together, and the next claim is a full batch again; with nothing else running it writes at once, so an idle
  * queue pays no delay.
  *
- * <p><b>Renewal.</b> In the same statement it claims the next jobs of the queue whose attempts it records, on the
+ * <p><b>Renewal.</b> In the same statement it claims the next jobs of each queue whose attempts it records, on the
  * permits those attempts held ({@linkplain QueueDispatcher#renew renewal}): under load a worker's permit goes from
  * one job to the next with one statement in between, which commits by itself, on a connection this thread keeps
  * (ADR 0026), and without waking the dispatcher. (Second and third writer threads, each with its own attempts, to

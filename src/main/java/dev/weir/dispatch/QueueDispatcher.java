@@ -339,7 +339,10 @@ final class QueueDispatcher {
         return new Renewal(keep.subList(0, tokens));
     }
 
-    /** A claim for this queue inside the completer's transaction, on permits of attempts that transaction ends. */
+    /**
+     * A claim for this queue in the completer's turn (its statement, or its transaction when follow-up jobs come
+     * along), on permits of attempts that turn ends.
+     */
     final class Renewal {
 
         private final List<Permit> permits;
