@@ -154,6 +154,9 @@ public final class Bench {
             env.put("WEIR_GLOBAL_MAX_WORKERS", Integer.toString(options.workers()));
         } else {
             for (String q : queues) {
+                if (q.equals(Scenarios.SHIPPED)) {
+                    continue;
+                }
                 int workers = Scenarios.EIGHT.contains(q) ? Math.max(1, options.workers() / 8) : options.workers();
                 env.put(queueKey(q, "MAX_WORKERS"), Integer.toString(workers));
             }

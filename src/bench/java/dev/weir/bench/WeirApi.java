@@ -43,6 +43,17 @@ final class WeirApi {
         send("POST", "/api/jobs/batch", jobsJson, 201);
     }
 
+    /**
+     * {@code POST /api/diagnostics/submit-load} (diagnostics enabled): {@code threads} threads of the server submit
+     * {@code batch} copies of the job per call through {@code JobSubmitter} for {@code seconds}; answers what they did
+     * ({@code jobs}, {@code calls}, {@code errors}, {@code firstError}).
+     */
+    JsonObject submitLoad(String jobJson, int threads, int batch, int seconds)
+            throws IOException, InterruptedException {
+        return read(send("POST", "/api/diagnostics/submit-load", "{\"job\": " + jobJson + ", \"threads\": " + threads
+                + ", \"batch\": " + batch + ", \"seconds\": " + seconds + "}", 200));
+    }
+
     void pause(String queue) throws IOException, InterruptedException {
         send("POST", "/api/queues/" + queue + "/pause", "", 204);
     }

@@ -43,7 +43,7 @@ import java.util.List;
 public class JobsResource {
 
     /** The largest body of a single submission. */
-    static final int MAX_BODY_CHARS = Submissions.MAX_ARGS_BYTES + 64 * 1024;
+    public static final int MAX_BODY_CHARS = Submissions.MAX_ARGS_BYTES + 64 * 1024;
     /** The largest body of a batch. */
     static final int MAX_BATCH_BODY_CHARS = 16 * 1024 * 1024;
 
@@ -242,7 +242,8 @@ public class JobsResource {
         return Submissions.validate(configuration.settings(), parsed.kind(), parsed.argsJson(), parsed.options(), now);
     }
 
-    static JsonValue read(String body, int maxChars) {
+    /** The body as JSON, or a 400 (none, or not JSON) or a 413 (longer than {@code maxChars}). */
+    public static JsonValue read(String body, int maxChars) {
         if (body == null || body.isBlank()) {
             throw new ApiError(400, "invalid_request", "the request has no body");
         }

@@ -6,7 +6,7 @@ import dev.weir.concurrency.TokenBucket;
 import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.dispatch.Engine;
-import dev.weir.dispatch.WeirRuntime;
+import dev.weir.dispatch.RunningEngine;
 import dev.weir.concurrency.AdmissionGauge;
 import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JobState;
@@ -45,7 +45,7 @@ public class QueuesResource {
     JtaTransactor transactor;
 
     @Inject
-    WeirRuntime runtime;
+    RunningEngine engine;
 
     @Inject
     AdmissionControl admission;
@@ -113,13 +113,13 @@ public class QueuesResource {
                 .add("name", q.name())
                 .add("paused", s.paused().contains(q.name()))
                 .add("counts", counts);
-        QueueCapacity capacity = runtime.engine().map(Engine::capacities).map(c -> c.get(q.name())).orElse(null);
+        QueueCapacity capacity = engine.get().map(Engine::capacities).map(c -> c.get(q.name())).orElse(null);
         if (capacity == null) {
             b.addNull("capacity");
         } else {
             b.add("capacity", capacity(capacity.report()));
         }
-        TokenBucket bucket = runtime.engine().flatMap(e -> e.rateLimit(q.name())).orElse(null);
+        TokenBucket bucket = engine.get().flatMap(e -> e.rateLimit(q.name())).orElse(null);
         if (bucket == null) {
             b.addNull("rateLimit");
         } else {

@@ -2,15 +2,21 @@ package dev.weir.diagnostics;
 
 import dev.weir.admin.ApiError;
 import dev.weir.admin.JobRequestParser;
+import dev.weir.admin.JobsResource;
 import dev.weir.api.Admission;
+import dev.weir.api.JobKind;
+import dev.weir.api.JobRequest;
 import dev.weir.api.JobSubmitter;
 import dev.weir.config.WeirConfiguration;
+import dev.weir.submit.Submissions;
 import jakarta.annotation.Resource;
 import dev.weir.admin.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
@@ -22,6 +28,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.io.StringReader;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * Diagnostics an operator or a test drives from outside, present only with {@code weir.diagnostics.enabled=true}.
@@ -32,6 +42,12 @@ import java.io.StringReader;
  * {@code "try": true} it uses {@link JobSubmitter#trySubmitJson} and answers {@code {"admitted", "id"?, "committed",
  * "queue"?, "outstanding"?, "limit"?, "retryAfterSeconds"?}}: a refusal is an answer, and the transaction around it
  * still commits (or rolls back, as asked).
+ *
+ * <p>{@code POST /api/diagnostics/submit-load {"job": {…}, "threads", "batch", "seconds"}} has {@code threads}
+ * threads of the server call {@link JobSubmitter} for {@code seconds} seconds, each call submitting {@code batch}
+ * copies of the job in a transaction of its own ({@code submit} for one, {@code submitAll} for more), and answers
+ * {@code {"jobs", "calls", "errors", "firstError"?, "seconds"}}: the benchmark's measure of in-process submission,
+ * which an HTTP client cannot give.
  */
 @Path("diagnostics")
 @RequestScoped
@@ -48,17 +64,72 @@ public class DiagnosticsResource {
     @Resource
     UserTransaction transaction;
 
+    @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    ManagedExecutorService executor;
+
+    @POST
+    @Path("submit-load")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JsonObject submitLoad(String body) throws InterruptedException {
+        JsonObject request = diagnosticRequest(body);
+        JobRequestParser.Parsed job = JobRequestParser.parse(request.getOrDefault("job", JsonValue.NULL), "job");
+        int threads = bounded(request, "threads", 16, 1, 64);
+        int batch = bounded(request, "batch", 1, 1, 1000);
+        int seconds = bounded(request, "seconds", 10, 1, 60);
+        JobKind<JsonObject> kind = JobKind.of(job.kind(), JsonObject.class);
+        JsonObject args = job.argsJson() == null ? JsonValue.EMPTY_JSON_OBJECT : parse(job.argsJson());
+        // A job that cannot be submitted is a bad request, not a run of errors.
+        Submissions.validate(configuration.settings(), job.kind(), args.toString(), job.options(), Instant.now());
+        List<JobRequest<JsonObject>> copies = Collections.nCopies(batch, JobRequest.of(kind, args, job.options()));
+        SubmitLoad.Result r = SubmitLoad.run(executor, threads, Duration.ofSeconds(seconds), batch == 1
+                ? () -> {
+                    submitter.submit(kind, args, job.options());
+                    return 1;
+                }
+                : () -> submitter.submitAll(copies).size());
+        JsonObjectBuilder answer = Json.createObjectBuilder().add("jobs", r.jobs()).add("calls", r.calls())
+                .add("errors", r.errors()).add("seconds", r.seconds());
+        if (r.firstError() != null) {
+            answer.add("firstError", r.firstError());
+        }
+        return answer.build();
+    }
+
+    private JsonObject diagnosticRequest(String body) {
+        if (!configuration.settings().diagnostics()) {
+            throw new ApiError(404, "not_found", "diagnostics are disabled (weir.diagnostics.enabled)");
+        }
+        if (JobsResource.read(body, JobsResource.MAX_BODY_CHARS) instanceof JsonObject request) {
+            return request;
+        }
+        throw new ApiError(400, "invalid_request", "the body must be a JSON object");
+    }
+
+    private static JsonObject parse(String json) {
+        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+            return reader.readObject();
+        }
+    }
+
+    private static int bounded(JsonObject request, String name, int otherwise, int min, int max) {
+        JsonValue v = request.get(name);
+        if (v == null || v == JsonValue.NULL) {
+            return otherwise;
+        }
+        if (v instanceof JsonNumber n && n.isIntegral() && n.bigIntegerValue().compareTo(
+                java.math.BigInteger.valueOf(min)) >= 0 && n.bigIntegerValue().compareTo(
+                java.math.BigInteger.valueOf(max)) <= 0) {
+            return n.intValue();
+        }
+        throw new ApiError(400, "invalid_" + name, name + ": must be a whole number from " + min + " to " + max
+                + ", was " + v);
+    }
+
     @POST
     @Path("transactional-submit")
     @Consumes(MediaType.APPLICATION_JSON)
     public JsonObject transactionalSubmit(String body) throws Exception {
-        if (!configuration.settings().diagnostics()) {
-            throw new ApiError(404, "not_found", "diagnostics are disabled (weir.diagnostics.enabled)");
-        }
-        JsonObject request;
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
-            request = reader.readObject();
-        }
+        JsonObject request = diagnosticRequest(body);
         JobRequestParser.Parsed job = JobRequestParser.parse(request.getOrDefault("job", JsonValue.NULL), "job");
         boolean rollback = request.getBoolean("rollback", false);
         boolean tryOnly = request.getBoolean("try", false);

@@ -13,24 +13,34 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.postgresql.PGConnection;
 
 /**
  * Tells the other instances, with {@code NOTIFY}, which queues got new jobs — from one thread of its own, on one
  * connection it keeps, so that a submitting thread never waits for a connection or a round trip: it only adds the
- * queue names to a set and unparks this thread. Whatever piles up while a {@code NOTIFY} is on its way goes out
- * together in the next one, so under load many submissions cost one statement.
+ * queue names to a set and unparks this thread. Whatever piles up while a {@code NOTIFY} is on its way, and for
+ * at least {@link #SPACING_NANOS} after it, goes out together in the next one, so under load many submissions cost
+ * one statement (without the spacing, 16 submitting threads cost about one {@code NOTIFY}, and one commit, for every
+ * submission but the fourth). An idle queue's first announcement goes out at once.
  *
  * <p>A lost announcement (the database was unreachable) costs latency only: every dispatcher also polls.
+ *
+ * <p>This instance's own dispatchers were woken directly; {@link #backendPid()} lets its notifier recognise the echo
+ * of these announcements and skip it, so that a submission wakes a local dispatcher once, not twice.
  */
 final class Broadcaster {
 
     private static final Logger LOG = Logger.getLogger(Broadcaster.class.getName());
     private static final long IDLE_PARK_NANOS = 100_000_000L;
+    /** The least time between two announcements: what another instance may wait longer for a job under load. */
+    static final long SPACING_NANOS = 1_000_000L;
 
     private final DataSource dataSource;
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
     private final Thread thread;
     private volatile boolean stopping;
+    /** The database session the announcements go out on; 0 while there is none. */
+    private volatile int backendPid;
 
     Broadcaster(DataSource dataSource, ThreadFactory threads) {
         this.dataSource = dataSource;
@@ -49,6 +59,11 @@ final class Broadcaster {
         }
     }
 
+    /** The process id of the database session that sends the announcements; 0 while there is none. */
+    int backendPid() {
+        return backendPid;
+    }
+
     /** Sends what is pending, then stops. */
     void stop() throws InterruptedException {
         stopping = true;
@@ -58,12 +73,19 @@ final class Broadcaster {
 
     private void run() {
         Connection connection = null;
+        long sent = System.nanoTime() - SPACING_NANOS;
         try {
             while (!stopping || !pending.isEmpty()) {
                 if (pending.isEmpty()) {
                     LockSupport.parkNanos(this, IDLE_PARK_NANOS);
                     continue;
                 }
+                long early = sent + SPACING_NANOS - System.nanoTime();
+                if (early > 0 && !stopping) {
+                    LockSupport.parkNanos(this, early);
+                    continue;
+                }
+                sent = System.nanoTime();
                 Set<String> queues = new TreeSet<>();
                 for (String q : pending) {
                     if (pending.remove(q)) {
@@ -73,11 +95,13 @@ final class Broadcaster {
                 try {
                     if (connection == null) {
                         connection = dataSource.getConnection();
+                        backendPid = connection.unwrap(PGConnection.class).getBackendPID();
                     }
                     JobStore.announce(new ConnectionSql(connection), queues);
                 } catch (SQLException | RuntimeException e) {
                     LOG.log(Level.FINE, "Weir: could not announce new jobs in " + queues
                             + " to other instances; they will find them at their next poll", e);
+                    backendPid = 0;
                     connection = close(connection);
                     if (stopping) {
                         return;
@@ -86,6 +110,7 @@ final class Broadcaster {
                 }
             }
         } finally {
+            backendPid = 0;
             close(connection);
         }
     }

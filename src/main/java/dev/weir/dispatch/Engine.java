@@ -38,6 +38,9 @@ public final class Engine {
     static final Duration HANDBACK_RESERVE = Duration.ofSeconds(5);
     /** A control message asking to cancel a running job: {@code cancel:<id>}. */
     static final String CANCEL_PREFIX = "cancel:";
+    /** Control messages of a queue paused or resumed by an operator: {@code pause:<queue>}, {@code resume:<queue>}. */
+    static final String PAUSE_PREFIX = "pause:";
+    static final String RESUME_PREFIX = "resume:";
 
     /**
      * What the engine is built from.
@@ -104,9 +107,9 @@ public final class Engine {
             dispatchers.put(q.name(), new QueueDispatcher(q, capacity, bucket, transactor, runner, instance,
                     parts.threads(), batch, metrics));
         }
-        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::wakeAll,
-                parts.threads());
         this.broadcaster = new Broadcaster(parts.sessionDataSource(), parts.threads());
+        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::wakeAll,
+                broadcaster::backendPid, parts.threads());
     }
 
     private static String instanceName() {
@@ -126,6 +129,12 @@ public final class Engine {
         }
         maintenance.heartbeat();
         maintenance.registerPeriodic();
+        for (String queue : transactor.alone(JobStore::pausedQueues)) {
+            QueueDispatcher d = dispatchers.get(queue);
+            if (d != null) {
+                d.paused(true);
+            }
+        }
         completer.start();
         notifier.start();
         broadcaster.start();
@@ -204,8 +213,19 @@ public final class Engine {
         }
     }
 
-    /** An instruction on the control channel: {@code cancel:<id>} (ADR 0021); anything else is ignored. */
+    /**
+     * An instruction on the control channel: {@code cancel:<id>} (ADR 0021), {@code pause:<queue>} or
+     * {@code resume:<queue>}; anything else is ignored.
+     */
     void control(String payload) {
+        if (payload != null && (payload.startsWith(PAUSE_PREFIX) || payload.startsWith(RESUME_PREFIX))) {
+            boolean pause = payload.startsWith(PAUSE_PREFIX);
+            QueueDispatcher d = dispatchers.get(payload.substring((pause ? PAUSE_PREFIX : RESUME_PREFIX).length()));
+            if (d != null) {
+                d.paused(pause);
+            }
+            return;
+        }
         if (payload == null || !payload.startsWith(CANCEL_PREFIX)) {
             LOG.fine(() -> "Weir: ignored control message '" + payload + "'");
             return;
@@ -255,6 +275,12 @@ public final class Engine {
     public void announce(java.util.Collection<String> queues) {
         queues.forEach(this::wake);
         broadcaster.announce(queues);
+    }
+
+    /** Whether this instance has heard that an operator paused {@code queue} (a hint; the claims read the flag). */
+    boolean heardPaused(String queue) {
+        QueueDispatcher d = dispatchers.get(queue);
+        return d != null && d.pausedHint();
     }
 
     /** Makes the queue's dispatcher on this instance poll now (new jobs are available). */

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -26,12 +27,15 @@ final class Notifier {
     private final Consumer<String> onQueue;
     private final Consumer<String> onControl;
     private final Runnable onReconnect;
+    /** The database session whose job notifications are this instance's own announcements (0: none). */
+    private final IntSupplier ownSession;
     private final Thread thread;
     private volatile boolean stopping;
     private volatile boolean listening;
 
     Notifier(DataSource dataSource, Consumer<String> onQueue, Consumer<String> onControl, Runnable onReconnect,
-            java.util.concurrent.ThreadFactory threads) {
+            IntSupplier ownSession, java.util.concurrent.ThreadFactory threads) {
+        this.ownSession = ownSession;
         this.dataSource = dataSource;
         this.onQueue = onQueue;
         this.onControl = onControl;
@@ -77,7 +81,8 @@ final class Notifier {
                             for (PGNotification note : notes) {
                                 if (JobStore.CONTROL_CHANNEL.equals(note.getName())) {
                                     onControl.accept(note.getParameter());
-                                } else {
+                                } else if (note.getPID() != ownSession.getAsInt()) {
+                                    // An announcement this instance sent: its dispatchers were woken already.
                                     onQueue.accept(note.getParameter());
                                 }
                             }

@@ -69,6 +69,13 @@ final class QueueDispatcher {
     /** Set by {@link #wake()}: a notification or an announcement says there may be work. */
     private volatile boolean hinted;
     /**
+     * Whether an operator has paused the queue, as far as this instance has heard (control messages, and the flag
+     * read at start-up). While it is set a notification does not make the dispatcher claim: the claim would find
+     * nothing. Only a hint: the polls go on at the poll interval and read the flag itself, and a poll that finds jobs
+     * clears it, so a lost resume message costs at most one poll interval.
+     */
+    private volatile boolean pausedHint;
+    /**
      * Whether the queue may have available jobs, as far as this dispatcher knows: true after a full claim, false
      * after a claim that found fewer jobs than permits. Only the dispatcher thread touches it.
      */
@@ -122,8 +129,23 @@ final class QueueDispatcher {
     /** Polls soon: new jobs may be available (and may come before the claim cursor). */
     void wake() {
         cursor.reset();
+        if (pausedHint) {
+            return;
+        }
         hinted = true;
         wakeup.ring();
+    }
+
+    boolean pausedHint() {
+        return pausedHint;
+    }
+
+    /** An operator paused or resumed the queue; a resume makes it poll at once. */
+    void paused(boolean paused) {
+        pausedHint = paused;
+        if (!paused) {
+            wake();
+        }
     }
 
     boolean alive() {
@@ -208,6 +230,9 @@ final class QueueDispatcher {
             throw e;
         }
         mayHaveWork = jobs.size() == permits.size();
+        if (!jobs.isEmpty()) {
+            pausedHint = false;
+        }
         // 4. Give back the permits and tokens the database could not use.
         for (int i = jobs.size(); i < permits.size(); i++) {
             permits.get(i).release();

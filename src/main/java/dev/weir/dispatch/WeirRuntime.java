@@ -30,7 +30,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -40,8 +39,8 @@ import javax.sql.DataSource;
  * {@link Engine} on container-managed threads and the managed executor.
  *
  * <p>A singleton with bean-managed concurrency: its only state is the engine reference, written once in
- * {@link #start()} and read by health checks and the REST API concurrently; the container lock would only
- * serialise those reads.
+ * {@link #start()} and read when it stops. The rest of the application reads the engine from {@link RunningEngine},
+ * not through a call on this bean.
  */
 @Singleton
 @Startup
@@ -67,6 +66,9 @@ public class WeirRuntime {
 
     @Inject
     MicroProfileMetrics metrics;
+
+    @Inject
+    RunningEngine running;
 
     @Resource(lookup = "jdbc/weir-session")
     DataSource sessionDataSource;
@@ -99,6 +101,7 @@ public class WeirRuntime {
                 new JsonbArgsCodec(), executor, threads, settings.weighted() ? overflowPool.allocator() : null, metrics));
         e.start();
         engine = e;
+        running.set(e);
         Map<String, Integer> bounds = new LinkedHashMap<>();
         settings.queues().forEach(q -> q.maxPending().ifPresent(p -> bounds.put(q.name(), p)));
         metrics.watch(e.capacities(), bounds, transactor);
@@ -137,10 +140,5 @@ public class WeirRuntime {
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** The running engine; empty until start-up has finished. */
-    public Optional<Engine> engine() {
-        return Optional.ofNullable(engine);
     }
 }

@@ -4,7 +4,7 @@ import dev.weir.concurrency.AdmissionGauge;
 import dev.weir.concurrency.CapacityReport;
 import dev.weir.concurrency.QueueCapacity;
 import dev.weir.dispatch.Engine;
-import dev.weir.dispatch.WeirRuntime;
+import dev.weir.dispatch.RunningEngine;
 import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JtaTransactor;
 import dev.weir.submit.AdmissionControl;
@@ -35,7 +35,7 @@ import org.eclipse.microprofile.health.Startup;
 public class HealthChecks {
 
     @Inject
-    WeirRuntime runtime;
+    RunningEngine engine;
 
     @Inject
     AdmissionControl admission;
@@ -44,7 +44,7 @@ public class HealthChecks {
     JtaTransactor transactor;
 
     private Optional<Engine> engine() {
-        return runtime.engine();
+        return engine.get();
     }
 
     @Produces

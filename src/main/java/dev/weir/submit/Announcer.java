@@ -1,6 +1,6 @@
 package dev.weir.submit;
 
-import dev.weir.dispatch.WeirRuntime;
+import dev.weir.dispatch.RunningEngine;
 import dev.weir.metrics.Submitted;
 import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.NewJob;
@@ -46,7 +46,7 @@ public class Announcer {
     DataSource session;
 
     @Inject
-    WeirRuntime runtime;
+    RunningEngine engine;
 
     @Inject
     WeirMetrics metrics;
@@ -122,11 +122,11 @@ public class Announcer {
     }
 
     private void announce(Set<String> queues) {
-        var engine = runtime.engine();
-        if (engine.isPresent()) {
+        var running = engine.get();
+        if (running.isPresent()) {
             // Local wake-ups now; the NOTIFY for other instances goes out from the engine's broadcaster thread, so
             // this (request) thread neither waits for a session connection nor pays a round trip.
-            engine.get().announce(queues);
+            running.get().announce(queues);
             return;
         }
         try (Connection c = session.getConnection()) {

@@ -2,6 +2,7 @@ package dev.weir.dispatch;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.api.JobContext;
@@ -311,6 +312,38 @@ class EngineIT {
         Thread.sleep(300); // a negative claim: give a wrongly renewed job the time of several 20 ms runs
         assertEquals(done, count("state = 'completed'"));
         assertEquals(40 - done, count("state = 'available'"));
+    }
+
+    @Test
+    void everyInstanceHearsAPauseAndAResumeWakesTheQueueAtOnce() throws InterruptedException {
+        setPaused(true);
+        // An instance that starts while the queue is paused reads the flag.
+        Engine early = start(List.of(new DiagnosticHandlers.Noop()),
+                TestEngine.queue("default", 2).withPollInterval(Duration.ofSeconds(30)));
+        assertTrue(early.heardPaused("default"));
+        setPaused(false);
+        Engine late = start(List.of(new DiagnosticHandlers.Noop()),
+                TestEngine.queue("default", 2).withPollInterval(Duration.ofSeconds(30)));
+        await().atMost(WAIT).until(() -> early.listening() && late.listening() && !early.heardPaused("default"));
+        assertFalse(late.heardPaused("default"));
+        // One that was running hears it on the control channel.
+        setPaused(true);
+        await().atMost(WAIT).until(() -> early.heardPaused("default") && late.heardPaused("default"));
+        long id = submit("weir.noop", "{}", 25);
+        early.announce(List.of("default"));
+        Thread.sleep(300); // a negative check: a paused queue claims nothing, woken or not
+        assertEquals(JobState.AVAILABLE, job(id).state());
+        // The polls are 30 s apart: only the resume's messages can make this quick.
+        setPaused(false);
+        await().atMost(Duration.ofSeconds(5)).until(() -> job(id).state() == JobState.COMPLETED);
+        await().atMost(WAIT).until(() -> !early.heardPaused("default") && !late.heardPaused("default"));
+    }
+
+    private void setPaused(boolean paused) {
+        tx.inNewTransaction(sql -> {
+            JobStore.setPaused(sql, "default", paused);
+            return null;
+        });
     }
 
     @Test

@@ -344,6 +344,28 @@ class RestApiIT {
         assertEquals(404, get("/api/jobs/" + gone).status(), "a rolled-back submission leaves nothing");
     }
 
+    @Test
+    void theServersOwnThreadsSubmitThroughJobSubmitterForTheBenchmark() {
+        long before = totalJobs();
+        Server.Reply r = post("/api/diagnostics/submit-load",
+                "{\"job\": {\"kind\": \"weir.noop\"}, \"threads\": 2, \"batch\": 3, \"seconds\": 1}");
+        assertEquals(200, r.status(), r.body());
+        JsonObject load = r.json();
+        long jobs = load.getJsonNumber("jobs").longValue();
+        assertEquals(0, load.getJsonNumber("errors").longValue(), r.body());
+        assertTrue(jobs > 0, r.body());
+        assertEquals(3 * load.getJsonNumber("calls").longValue(), jobs, "each call submitted a batch of 3");
+        assertTrue(load.getJsonNumber("seconds").doubleValue() >= 1, r.body());
+        assertTrue(totalJobs() - before >= jobs, "the jobs it counted are stored");
+        assertError(post("/api/diagnostics/submit-load", "{\"job\": {\"kind\": \"weir.noop\"}, \"threads\": 0}"),
+                400, "invalid_threads");
+        assertError(post("/api/diagnostics/submit-load", "{\"job\": {\"kind\": \"weir.noop\"}, \"batch\": 1001}"),
+                400, "invalid_batch");
+        assertError(post("/api/diagnostics/submit-load", "[]"), 400, "invalid_request");
+        assertError(post("/api/diagnostics/submit-load", "{\"job\": {\"kind\": \"weir.noop\", \"queue\": \"nope\"},"
+                + " \"seconds\": 1}"), 404, "unknown_queue");
+    }
+
     private static long totalJobs() {
         long total = 0;
         for (JsonValue q : (JsonArray) get("/api/queues").structure()) {
