@@ -71,6 +71,8 @@ public final class Bench {
         if (!hard.isEmpty()) {
             try (BenchDb stats = BenchDb.open(pg.jdbcUrl("postgres"), pg.user(), pg.password());
                     Running t = start(options, pg, "hard-reserved", "hard-reserved", Scenarios.queues(), work)) {
+                scenarios.warmUp(t.target, "hard-reserved",
+                        List.of(List.of(Scenarios.DEFAULT), List.of(Scenarios.SHIPPED), Scenarios.EIGHT));
                 for (String s : hard) {
                     System.out.println("== " + s + " (hard-reserved)");
                     run(report, s, () -> {
@@ -91,10 +93,12 @@ public final class Bench {
         if (options.scenarios().contains("weighted")) {
             try (Running t = start(options, pg, "weighted", "weighted-one-queue", List.of(Scenarios.DEFAULT), work)) {
                 System.out.println("== weighted, a server with one queue");
+                scenarios.warmUp(t.target, "weighted-one-queue", List.of(List.of(Scenarios.DEFAULT)));
                 run(report, "weighted", () -> scenarios.weightedOneQueue(t.target));
             }
             try (Running t = start(options, pg, "weighted", "weighted-many-queues", Scenarios.queues(), work)) {
                 System.out.println("== weighted, a server with the same queues as the hard-reserved one");
+                scenarios.warmUp(t.target, "weighted-many-queues", List.of(Scenarios.EIGHT, List.of(Scenarios.DEFAULT)));
                 run(report, "weighted", () -> scenarios.weightedManyQueues(t.target));
             }
         }

@@ -16,8 +16,8 @@ import java.util.Set;
  * @param java the {@code java} that starts the server (the harness's own); {@code jcmd} is beside it
  */
 record Options(List<String> scenarios, Path ceiling, int ceilingClients, int ceilingSeconds, int jobs, int workers,
-        int rounds, int samples, int enqueueSeconds, int heapJobs, long maxPending, int port, String database,
-        Path jar, Path out, String java) {
+        int rounds, int warmUpSeconds, int samples, int enqueueSeconds, int heapJobs, long maxPending, int port,
+        String database, Path jar, Path out, String java) {
 
     /** Every scenario, in the order a full run takes them: the hard-reserved server's, then the weighted one's. */
     static final List<String> ALL = List.of("drain", "latency", "enqueue", "queues", "admission", "cost", "heap",
@@ -30,10 +30,12 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
               --ceiling=PATH        the PostgreSQL ceiling script (default: $CEILING); without one, no ratios
               --no-ceiling          skip the ceiling even if $CEILING is set
               --quick               small sizes for a smoke run: --jobs=5000 --rounds=1 --samples=100
-                                    --enqueue-seconds=3 --heap-jobs=20000 --ceiling-seconds=5
+                                    --enqueue-seconds=3 --heap-jobs=20000 --ceiling-seconds=5 --warm-up-seconds=5
               --jobs=N              jobs per drain (20000)
               --workers=N           permits of the one-queue setups; 8 queues get N/8 each (16)
               --rounds=N            measured rounds per drain setup, after one warm-up round (3)
+              --warm-up-seconds=N   each server first drains its setups in turn for this long, unmeasured, so that
+                                    the JIT has compiled the hot paths before anything is measured (60; 0: none)
               --samples=N           pickup-latency samples (300)
               --enqueue-seconds=N   measured seconds per enqueue run (10)
               --heap-jobs=N         backlog of the heap scenario (100000)
@@ -54,6 +56,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
         int jobs = 20_000;
         int workers = 16;
         int rounds = 3;
+        int warmUpSeconds = 60;
         int samples = 300;
         int enqueueSeconds = 10;
         int heapJobs = 100_000;
@@ -76,10 +79,12 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
                     enqueueSeconds = 3;
                     heapJobs = 20_000;
                     ceilingSeconds = 5;
+                    warmUpSeconds = 5;
                 }
                 case "--jobs" -> jobs = positive(key, value);
                 case "--workers" -> workers = positive(key, value);
                 case "--rounds" -> rounds = positive(key, value);
+                case "--warm-up-seconds" -> warmUpSeconds = value.equals("0") ? 0 : positive(key, value);
                 case "--samples" -> samples = positive(key, value);
                 case "--enqueue-seconds" -> enqueueSeconds = positive(key, value);
                 case "--heap-jobs" -> heapJobs = positive(key, value);
@@ -111,7 +116,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         return new Options(List.copyOf(ordered), ceiling, ceilingClients, ceilingSeconds, jobs, workers, rounds,
-                samples, enqueueSeconds, heapJobs, Math.max(4L * jobs, 100_000L), port, database, jar, out, java);
+                warmUpSeconds, samples, enqueueSeconds, heapJobs, Math.max(4L * jobs, 100_000L), port, database, jar, out, java);
     }
 
     private static int positive(String key, String value) {

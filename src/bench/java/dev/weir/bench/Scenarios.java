@@ -1,6 +1,7 @@
 package dev.weir.bench;
 
 import jakarta.json.Json;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -63,6 +64,37 @@ final class Scenarios {
         List<String> all = new ArrayList<>(List.of(DEFAULT, ENQUEUE, BOUNDED, SHIPPED));
         all.addAll(EIGHT);
         return all;
+    }
+
+    // ---- warm-up ----------------------------------------------------------------------------------------------
+
+    /**
+     * Drains each of {@code setups} in turn, unmeasured, until {@code warmUpSeconds} have passed: a fresh server's
+     * JIT compiler keeps a core busy for tens of seconds, and a round measured meanwhile says more about the compiler
+     * than about Weir (the first drain of a run came out at 0.63 × the k = 10 cell, the same drain half a minute later
+     * at 1.0).
+     */
+    void warmUp(Target t, String server, List<List<String>> setups) throws Exception {
+        if (options.warmUpSeconds() == 0) {
+            return;
+        }
+        long start = System.nanoTime();
+        long end = start + options.warmUpSeconds() * 1_000_000_000L;
+        JsonArrayBuilder rates = Json.createArrayBuilder();
+        long jobs = 0;
+        while (System.nanoTime() - end < 0) {
+            for (List<String> queues : setups) {
+                Backlog.Drained d = t.backlog().drainFor(queues, options.jobs(), 30);
+                jobs += d.jobs();
+                rates.add(Report.json(d.rate()));
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        JsonArray drains = rates.build();
+        log("warm-up of the %s server: %d drains, %d jobs in %.0f s; the rates in order: %s", server, drains.size(),
+                jobs, seconds, drains);
+        report.run().add("warmUp_" + server, Json.createObjectBuilder().add("seconds", Report.json(seconds))
+                .add("jobs", jobs).add("drainRates", drains));
     }
 
     // ---- drain ------------------------------------------------------------------------------------------------
