@@ -137,6 +137,25 @@ class WeightedEngineIT {
     }
 
     @Test
+    void aQueueThatRunsOutOfJobsStopsContendingAtOnce() {
+        // Polls 30 s apart: only the wake-ups for freed capacity can make the queues look again in time.
+        QueueSettings shortQueue = new QueueSettings("short", 50, 0, 1, java.util.OptionalDouble.empty(),
+                OptionalInt.empty(), OptionalInt.empty(), Duration.ofMinutes(5), Duration.ofSeconds(30));
+        QueueSettings longQueue = new QueueSettings("long", 50, 0, 1, java.util.OptionalDouble.empty(),
+                OptionalInt.empty(), OptionalInt.empty(), Duration.ofMinutes(5), Duration.ofSeconds(30));
+        flood("short", "weir.sleep", "{\"ms\":50}", 200);
+        Engine engine = start(weighted(8, shortQueue, longQueue), new DiagnosticHandlers.Sleep());
+        // Alone, short takes the whole pool; once long asks too, short's renewals shrink it to its share.
+        await().atMost(WAIT).until(() -> runningByQueue().getOrDefault("short", 0L) == 8);
+        flood("long", "weir.sleep", "{\"ms\":100}", 2000);
+        engine.announce(List.of("long"));
+        await().atMost(WAIT).until(() -> count("queue = 'short' AND state = 'completed'") == 200);
+        // Short, rung as its permits came back, found nothing and stopped contending: long, alone now, gets the whole
+        // pool without waiting for either queue's next poll.
+        await().atMost(Duration.ofSeconds(5)).until(() -> runningByQueue().getOrDefault("long", 0L) == 8);
+    }
+
+    @Test
     void aQueueAloneUsesTheWholeBudget() {
         Engine engine = start(weighted(12, queue("alone", 0, 1), queue("idle", 0, 5)), new DiagnosticHandlers.Sleep());
         flood("alone", "weir.sleep", "{\"ms\":300}", 200);
