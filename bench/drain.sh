@@ -7,12 +7,15 @@
 #   MODES="hard-reserved weighted"   the concurrency modes to measure, one server each, with the same total
 #                                    workers (weighted: weir.global-max-workers = workers, min-workers 0)
 #   WEIR_JAR=path/to/weir-server.jar  another build to measure (an earlier commit, say); default target/
+#   WARMUP_SECONDS=60                 unmeasured drains first, for at least this long (0: none), so that the
+#                                     measured rounds do not measure the JIT compiler at work
 # Needs: target/weir-server.jar (./mvnw package), curl, python3, psql (and pgbench for the ceiling), and a
 # PostgreSQL reached through the usual libpq variables (PGHOST, PGPORT, PGUSER; default 127.0.0.1:5432,
 # postgres). It uses the database weir_bench. Each round's rate comes from the jobs' own timestamps: first start
 # to last finish.
 set -euo pipefail
 JOBS=${1:-20000}; WORKERS=${2:-16}; ROUNDS=${3:-3}
+WARMUP_SECONDS=${WARMUP_SECONDS:-60}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 PORT=${BENCH_HTTP_PORT:-9280}
 # The API needs a user: this run's server gets a one-off admin password (kept if WEIR_ADMIN_PASSWORD is set).
@@ -47,6 +50,20 @@ stop_server() {
 }
 trap stop_server EXIT
 
+# Submits $JOBS no-op jobs to the paused queue default, resumes it and waits until none is outstanding; sets $first.
+drain_once() {
+  curl -sf -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default/pause"
+  until paused; do sleep 0.1; done
+  first=$(psql -d weir_bench -qAtc "SELECT coalesce(max(id), 0) + 1 FROM weir.jobs")
+  for _ in $(seq 1 $((JOBS / 1000))); do
+    curl -sf -o /dev/null -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/jobs/batch" -H 'Content-Type: application/json' -d "$batch"
+  done
+  curl -sf -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default/resume"
+  # Poll slowly: the rate comes from the jobs' timestamps, so polling neither adds to it nor takes much CPU
+  # from the server being measured.
+  while [ "$(outstanding)" != "0" ]; do sleep 0.5; done
+}
+
 measure() {
   local mode=$1
   psql -d weir_bench -qc "DROP SCHEMA IF EXISTS weir CASCADE" 2>/dev/null
@@ -68,18 +85,16 @@ measure() {
   done
   curl -sf "localhost:$PORT/health/ready" >/dev/null || { echo "server did not become ready" >&2; exit 1; }
 
-  echo "== Weir drain, $mode: $JOBS no-op jobs, $WORKERS workers, $ROUNDS rounds (the first warms the JVM up)"
+  echo "== Weir drain, $mode: $JOBS no-op jobs, $WORKERS workers, $ROUNDS rounds after ${WARMUP_SECONDS} s of warm-up"
+  # Unmeasured drains first: a fresh server's JIT compiler keeps a core busy for its first tens of seconds.
+  local warm_until=$((SECONDS + WARMUP_SECONDS)) warmups=0
+  while [ "$SECONDS" -lt "$warm_until" ]; do
+    drain_once
+    warmups=$((warmups + 1))
+  done
+  [ "$warmups" = 0 ] || echo "$mode: $warmups warm-up drains"
   for round in $(seq 1 "$ROUNDS"); do
-    curl -sf -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default/pause"
-    until paused; do sleep 0.1; done
-    first=$(psql -d weir_bench -qAtc "SELECT coalesce(max(id), 0) + 1 FROM weir.jobs")
-    for _ in $(seq 1 $((JOBS / 1000))); do
-      curl -sf -o /dev/null -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/jobs/batch" -H 'Content-Type: application/json' -d "$batch"
-    done
-    curl -sf -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default/resume"
-    # Poll slowly: the rate comes from the jobs' timestamps, so polling neither adds to it nor takes much CPU
-    # from the server being measured.
-    while [ "$(outstanding)" != "0" ]; do sleep 0.5; done
+    drain_once
     psql -d weir_bench -qAtc "
       SELECT format('$mode round $round: drained %s jobs in %s s = %s jobs/s', count(*),
                     round(extract(epoch FROM max(finalized_at) - min(attempted_at))::numeric, 2),
