@@ -28,6 +28,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.io.StringReader;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -116,10 +117,11 @@ public class DiagnosticsResource {
         if (v == null || v == JsonValue.NULL) {
             return otherwise;
         }
-        if (v instanceof JsonNumber n && n.isIntegral() && n.bigIntegerValue().compareTo(
-                java.math.BigInteger.valueOf(min)) >= 0 && n.bigIntegerValue().compareTo(
-                java.math.BigInteger.valueOf(max)) <= 0) {
-            return n.intValue();
+        if (v instanceof JsonNumber n && n.isIntegral()) {
+            BigInteger given = n.bigIntegerValue();
+            if (given.compareTo(BigInteger.valueOf(min)) >= 0 && given.compareTo(BigInteger.valueOf(max)) <= 0) {
+                return given.intValue();
+            }
         }
         throw new ApiError(400, "invalid_" + name, name + ": must be a whole number from " + min + " to " + max
                 + ", was " + v);
