@@ -130,10 +130,7 @@ public final class Engine {
         maintenance.heartbeat();
         maintenance.registerPeriodic();
         for (String queue : transactor.alone(JobStore::pausedQueues)) {
-            QueueDispatcher d = dispatchers.get(queue);
-            if (d != null) {
-                d.paused(true);
-            }
+            heard(queue, true);
         }
         completer.start();
         notifier.start();
@@ -220,10 +217,7 @@ public final class Engine {
     void control(String payload) {
         if (payload != null && (payload.startsWith(PAUSE_PREFIX) || payload.startsWith(RESUME_PREFIX))) {
             boolean pause = payload.startsWith(PAUSE_PREFIX);
-            QueueDispatcher d = dispatchers.get(payload.substring((pause ? PAUSE_PREFIX : RESUME_PREFIX).length()));
-            if (d != null) {
-                d.paused(pause);
-            }
+            heard(payload.substring((pause ? PAUSE_PREFIX : RESUME_PREFIX).length()), pause);
             return;
         }
         if (payload == null || !payload.startsWith(CANCEL_PREFIX)) {
@@ -275,6 +269,14 @@ public final class Engine {
     public void announce(java.util.Collection<String> queues) {
         queues.forEach(this::wake);
         broadcaster.announce(queues);
+    }
+
+    /** Tells the queue's dispatcher on this instance, if any, that an operator paused or resumed it. */
+    private void heard(String queue, boolean paused) {
+        QueueDispatcher d = dispatchers.get(queue);
+        if (d != null) {
+            d.paused(paused);
+        }
     }
 
     /** Whether this instance has heard that an operator paused {@code queue} (a hint; the claims read the flag). */

@@ -82,7 +82,8 @@ final class Notifier {
                                 if (JobStore.CONTROL_CHANNEL.equals(note.getName())) {
                                     onControl.accept(note.getParameter());
                                 } else if (note.getPID() != ownSession.getAsInt()) {
-                                    // An announcement this instance sent: its dispatchers were woken already.
+                                    // Not the echo of this instance's own announcement, whose dispatchers were woken
+                                    // when it was made.
                                     onQueue.accept(note.getParameter());
                                 }
                             }

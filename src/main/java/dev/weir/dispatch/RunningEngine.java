@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * Where the rest of the application finds the engine {@link WeirRuntime} started: a plain CDI bean, so that a
  * submission's announcement, a health check or a queue view reads one field instead of making a call into the EJB
- * container (which cost a sixth of the server's CPU per in-process submission when it was a call on the singleton).
+ * container (a sixth of the server JVM's CPU samples during in-process submissions, when it was a call on the singleton).
  */
 @ApplicationScoped
 public class RunningEngine {
