@@ -286,6 +286,10 @@ final class Scenarios {
         return measure(t, queue, "in-process, batch " + batch, (seconds, errors) -> {
             JsonObject r = t.api().submitLoad(job(queue), 16, batch, seconds);
             errors.addAndGet(r.getJsonNumber("errors").longValue());
+            if (r.containsKey("groupCommits")) {
+                log("  in-process, batch %d: %d calls shared %d commits", batch, r.getJsonNumber("calls").longValue(),
+                        r.getJsonNumber("groupCommits").longValue());
+            }
             if (r.containsKey("firstError")) {
                 log("  in-process submissions failed %d times, the first: %s", r.getJsonNumber("errors").longValue(),
                         r.getString("firstError"));

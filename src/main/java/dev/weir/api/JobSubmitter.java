@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Submits jobs. Inject it ({@code @Inject JobSubmitter submitter}) and call it inside your own JTA transaction
  * when the job belongs to a change of yours: the job becomes visible when that transaction commits and leaves
- * nothing behind when it rolls back. Outside a transaction each call commits on its own.
+ * nothing behind when it rolls back. Outside a transaction the job is stored when the call returns; calls made from
+ * several threads at the same moment share one commit.
  *
  * <p>Every method validates before it writes: an unknown queue throws {@link UnknownQueueException}, bad
  * options or arguments throw {@link InvalidJobException}; in both cases nothing is stored.

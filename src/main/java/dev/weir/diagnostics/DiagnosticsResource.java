@@ -6,8 +6,9 @@ import dev.weir.admin.JobsResource;
 import dev.weir.api.Admission;
 import dev.weir.api.JobKind;
 import dev.weir.api.JobRequest;
-import dev.weir.api.JobSubmitter;
 import dev.weir.config.WeirConfiguration;
+import dev.weir.submit.DefaultJobSubmitter;
+import dev.weir.submit.GroupCommit;
 import dev.weir.submit.Submissions;
 import jakarta.annotation.Resource;
 import dev.weir.admin.Roles;
@@ -60,7 +61,7 @@ public class DiagnosticsResource {
     WeirConfiguration configuration;
 
     @Inject
-    JobSubmitter submitter;
+    DefaultJobSubmitter submitter;
 
     @Resource
     UserTransaction transaction;
@@ -82,6 +83,7 @@ public class DiagnosticsResource {
         // A job that cannot be submitted is a bad request, not a run of errors.
         Submissions.validate(configuration.settings(), job.kind(), args.toString(), job.options(), Instant.now());
         List<JobRequest<JsonObject>> copies = Collections.nCopies(batch, JobRequest.of(kind, args, job.options()));
+        GroupCommit.Counts groupsBefore = submitter.groupCounts();
         SubmitLoad.Result r = SubmitLoad.run(executor, threads, Duration.ofSeconds(seconds), batch == 1
                 ? () -> {
                     submitter.submit(kind, args, job.options());
@@ -89,7 +91,8 @@ public class DiagnosticsResource {
                 }
                 : () -> submitter.submitAll(copies).size());
         JsonObjectBuilder answer = Json.createObjectBuilder().add("jobs", r.jobs()).add("calls", r.calls())
-                .add("errors", r.errors()).add("seconds", r.seconds());
+                .add("errors", r.errors()).add("seconds", r.seconds())
+                .add("groupCommits", submitter.groupCounts().groups() - groupsBefore.groups());
         if (r.firstError() != null) {
             answer.add("firstError", r.firstError());
         }

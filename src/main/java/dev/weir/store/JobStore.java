@@ -62,7 +62,11 @@ public final class JobStore {
         if (jobs.isEmpty()) {
             return List.of();
         }
-        List<Object[]> rows = sql.query(Queries.JOB_INSERT, json(jobs));
+        List<Object[]> rows = sql.query(Queries.JOB_INSERT, PgArrays.literal(jobs, NewJob::kind),
+                PgArrays.literal(jobs, NewJob::queue), PgArrays.literal(jobs, NewJob::argsJson),
+                PgArrays.literal(jobs, j -> Integer.toString(j.priority())),
+                PgArrays.literal(jobs, j -> Integer.toString(j.maxAttempts())),
+                PgArrays.literal(jobs, j -> j.runAt() == null ? null : j.runAt().toString()));
         List<Inserted> inserted = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
             inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
@@ -73,7 +77,7 @@ public final class JobStore {
         return inserted;
     }
 
-    /** The jobs as the JSON array job_insert.sql and admission_admit.sql take. */
+    /** The jobs as the JSON array admission_admit.sql takes. */
     static String json(List<NewJob> jobs) {
         StringBuilder json = new StringBuilder(jobs.size() * 96).append('[');
         for (NewJob job : jobs) {

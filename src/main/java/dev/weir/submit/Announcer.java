@@ -56,7 +56,7 @@ public class Announcer {
         if (queues.isEmpty()) {
             return;
         }
-        Pending p = pending();
+        Announcements p = pending();
         if (p == null) {
             announce(new TreeSet<>(queues));
         } else {
@@ -74,7 +74,7 @@ public class Announcer {
         if (jobs.isEmpty()) {
             return;
         }
-        Pending p = pending();
+        Announcements p = pending();
         if (p == null) {
             Submitted.record(metrics, jobs, inserted);
         } else {
@@ -83,14 +83,23 @@ public class Announcer {
         }
     }
 
+    /**
+     * Announces and records what {@code later} gathered when the current transaction commits (at once if there is
+     * none): for a caller that ran its statements in a transaction of its own and calls this after the commit.
+     */
+    public void onCommit(Announcements later) {
+        afterCommit(later.queues);
+        submittedOnCommit(later.jobs, later.inserted);
+    }
+
     /** What the current transaction will announce and record on commit; null when there is no transaction. */
-    private Pending pending() {
+    private Announcements pending() {
         if (registry.getTransactionKey() == null) {
             return null;
         }
-        Pending pending = (Pending) registry.getResource(KEY);
+        Announcements pending = (Announcements) registry.getResource(KEY);
         if (pending == null) {
-            Pending created = new Pending();
+            Announcements created = new Announcements();
             registry.putResource(KEY, created);
             registry.registerInterposedSynchronization(new Synchronization() {
                 @Override
@@ -114,11 +123,22 @@ public class Announcer {
         return pending;
     }
 
-    /** The queues to announce and the jobs to record when a transaction commits. */
-    private static final class Pending {
+    /** The queues to announce and the jobs to record once a transaction commits. */
+    public static final class Announcements {
         final Set<String> queues = new TreeSet<>();
         final List<NewJob> jobs = new ArrayList<>();
         final List<JobStore.Inserted> inserted = new ArrayList<>();
+
+        /** Queues that got available jobs. */
+        public void available(Collection<String> names) {
+            queues.addAll(names);
+        }
+
+        /** Jobs stored, with the store's answer for each, in the same order. */
+        public void submitted(List<NewJob> stored, List<JobStore.Inserted> answers) {
+            jobs.addAll(stored);
+            inserted.addAll(answers);
+        }
     }
 
     private void announce(Set<String> queues) {

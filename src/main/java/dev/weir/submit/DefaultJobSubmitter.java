@@ -16,28 +16,41 @@ import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import dev.weir.store.NewJob;
 import dev.weir.store.Sql;
+import dev.weir.store.SubmissionTransactor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
+import jakarta.annotation.Resource;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@link JobSubmitter} applications inject. Joins the caller's JTA transaction (or runs in one of its own):
- * the insert, and the {@code NOTIFY} that wakes the dispatchers, take effect when that transaction commits.
+ * The {@link JobSubmitter} applications inject. Inside the caller's JTA transaction it joins that transaction: the
+ * insert, and the {@code NOTIFY} that wakes the dispatchers, take effect when that transaction commits. Outside one,
+ * the submission gets a transaction of its own, shared with the submissions of other threads waiting at the same
+ * moment ({@link GroupCommit}, ADR 0030): it is stored when the call returns, as before, for a fraction of a commit.
  *
  * <p>A bounded queue's jobs are admitted through {@link AdmissionSlots} in that same transaction. A refusal stores
- * nothing and does not mark the caller's transaction for rollback ({@code dontRollbackOn}): the caller decides.
+ * nothing and does not mark the caller's transaction for rollback: the caller decides.
  */
 @ApplicationScoped
-@Transactional(value = Transactional.TxType.REQUIRED, dontRollbackOn = QueueFullException.class)
 public class DefaultJobSubmitter implements JobSubmitter {
 
+    /**
+     * Shared transactions that may run at once. Two let one group fill while the other commits; more made no
+     * difference with 16 submitting threads (ADR 0030).
+     */
+    static final int GROUPS_IN_FLIGHT = 2;
+
     private final ArgsCodec codec = new JsonbArgsCodec();
+
+    private final GroupCommit<List<NewJob>, Answer> groups = new GroupCommit<>(GROUPS_IN_FLIGHT,
+            Submissions.MAX_BATCH, List::size, this::runGroup);
 
     @Inject
     WeirConfiguration configuration;
@@ -46,10 +59,16 @@ public class DefaultJobSubmitter implements JobSubmitter {
     JtaTransactor transactor;
 
     @Inject
+    SubmissionTransactor groupTransactor;
+
+    @Inject
     Announcer announcer;
 
     @Inject
     AdmissionControl admission;
+
+    @Resource
+    TransactionSynchronizationRegistry registry;
 
     @Override
     public <A> long submit(JobKind<A> kind, A args, JobOptions options) {
@@ -70,15 +89,103 @@ public class DefaultJobSubmitter implements JobSubmitter {
      * @throws QueueFullException when a bounded queue has no room; nothing is stored
      */
     public List<JobStore.Inserted> insertValidated(List<NewJob> jobs) {
-        Sql sql = transactor.current();
-        Placed placed = place(sql, jobs);
-        if (placed.refusal() != null) {
-            throw new QueueFullException(admission.refusal(sql, placed.refusal()));
+        Answer answer = place(jobs);
+        if (answer.refused() != null) {
+            throw new QueueFullException(answer.refused());
         }
-        return placed.inserted();
+        return answer.inserted();
     }
 
     /** What became of a submission: the jobs in the list's order, or the admission's refusal (nothing stored). */
+    record Answer(List<JobStore.Inserted> inserted, Admission.Refused refused) {
+    }
+
+    /** The submission's count of group commits: the shared transactions and the submissions they held. */
+    public GroupCommit.Counts groupCounts() {
+        return groups.counts();
+    }
+
+    /** Stores a submission in the caller's transaction, or in a shared one when the caller has none. */
+    private Answer place(List<NewJob> jobs) {
+        if (registry.getTransactionKey() != null) {
+            Announcer.Announcements later = new Announcer.Announcements();
+            Answer answer = place(transactor.current(), jobs, later);
+            announcer.onCommit(later);
+            return answer;
+        }
+        return groups.run(jobs);
+    }
+
+    /**
+     * Stores a group of submissions in one new transaction: the submissions whose jobs are all plain and go to
+     * unbounded queues in one statement, every other one with its own statements (admission's all or nothing holds
+     * per submission). A statement that fails rolls the whole group back, and each submission is then run alone. The
+     * queues are woken and the jobs recorded once the group has committed.
+     */
+    private List<Answer> runGroup(List<List<NewJob>> group) {
+        Announcer.Announcements later = new Announcer.Announcements();
+        List<Answer> answers = groupTransactor.inNewTransaction(sql -> {
+            try {
+                return placeAll(sql, group, later);
+            } catch (RuntimeException e) {
+                throw new GroupCommit.Uncommitted(e);
+            }
+        });
+        announcer.onCommit(later);
+        return answers;
+    }
+
+    private List<Answer> placeAll(Sql sql, List<List<NewJob>> group, Announcer.Announcements later) {
+        if (group.size() == 1) {
+            return List.of(place(sql, group.get(0), later));
+        }
+        Answer[] answers = new Answer[group.size()];
+        List<NewJob> merged = new ArrayList<>();
+        for (List<NewJob> jobs : group) {
+            if (mergeable(jobs)) {
+                merged.addAll(jobs);
+            }
+        }
+        Iterator<JobStore.Inserted> rows = merged.isEmpty() ? null : admit(sql, merged, later).inserted().iterator();
+        for (int i = 0; i < answers.length; i++) {
+            List<NewJob> jobs = group.get(i);
+            if (mergeable(jobs)) {
+                List<JobStore.Inserted> own = new ArrayList<>(jobs.size());
+                for (int n = 0; n < jobs.size(); n++) {
+                    own.add(rows.next());
+                }
+                answers[i] = new Answer(own, null);
+            } else {
+                answers[i] = place(sql, jobs, later);
+            }
+        }
+        return List.of(answers);
+    }
+
+    /** Plain jobs of unbounded queues only: admission cannot refuse them, so they can share a statement. */
+    private boolean mergeable(List<NewJob> jobs) {
+        Map<String, Integer> bounds = admission.bounds();
+        for (NewJob j : jobs) {
+            if (j.unique() || bounds.containsKey(j.queue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Stores a submission with the statements of {@code sql}'s transaction, gathering in {@code later} what to
+     * announce and record after the commit; a refusal is answered, not thrown.
+     */
+    private Answer place(Sql sql, List<NewJob> jobs, Announcer.Announcements later) {
+        Placed placed = store(sql, jobs, later);
+        if (placed.refusal() != null) {
+            return new Answer(null, admission.refusal(sql, placed.refusal()));
+        }
+        return new Answer(placed.inserted(), null);
+    }
+
+    /** What became of a submission in the store: the jobs in the list's order, or the refusal of a bounded queue. */
     private record Placed(List<JobStore.Inserted> inserted, AdmissionSlots.Result refusal) {
     }
 
@@ -87,7 +194,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
      * its insert-or-get (a duplicate answers the existing job, also when it is an earlier job of the same list, which
      * this transaction already sees). Unique jobs never go to a bounded queue (validation refuses that).
      */
-    private Placed place(Sql sql, List<NewJob> jobs) {
+    private Placed store(Sql sql, List<NewJob> jobs, Announcer.Announcements later) {
         List<NewJob> plain = new ArrayList<>(jobs.size());
         for (NewJob j : jobs) {
             if (!j.unique()) {
@@ -96,7 +203,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
         }
         List<JobStore.Inserted> plainRows = List.of();
         if (!plain.isEmpty()) {
-            AdmissionSlots.Result result = admit(sql, plain);
+            AdmissionSlots.Result result = admit(sql, plain, later);
             if (!result.admitted()) {
                 return new Placed(null, result);
             }
@@ -125,17 +232,17 @@ public class DefaultJobSubmitter implements JobSubmitter {
             }
             all.add(u);
         }
-        announcer.afterCommit(ready);
-        announcer.submittedOnCommit(unique, uniqueRows);
+        later.available(ready);
+        later.submitted(unique, uniqueRows);
         return new Placed(all, null);
     }
 
-    private AdmissionSlots.Result admit(Sql sql, List<NewJob> jobs) {
+    private AdmissionSlots.Result admit(Sql sql, List<NewJob> jobs, Announcer.Announcements later) {
         AdmissionSlots.Result result = AdmissionSlots.insert(sql, jobs, admission.bounds());
         if (result.admitted()) {
-            announcer.afterCommit(result.inserted().stream().filter(j -> j.state() == JobState.AVAILABLE)
+            later.available(result.inserted().stream().filter(j -> j.state() == JobState.AVAILABLE)
                     .map(JobStore.Inserted::queue).distinct().toList());
-            announcer.submittedOnCommit(jobs, result.inserted());
+            later.submitted(jobs, result.inserted());
         }
         return result;
     }
@@ -144,20 +251,19 @@ public class DefaultJobSubmitter implements JobSubmitter {
     public Admission trySubmitJson(String kind, String argsJson, JobOptions options) {
         NewJob job = Submissions.validate(configuration.settings(), kind, Submissions.requireObject(argsJson), options,
                 Instant.now());
-        return answer(transactor.current(), List.of(job));
+        return admission(place(List.of(job)));
     }
 
     @Override
     public Admission trySubmitAll(List<? extends JobRequest<?>> requests) {
-        return answer(transactor.current(), validate(requests));
+        return admission(place(validate(requests)));
     }
 
-    private Admission answer(Sql sql, List<NewJob> jobs) {
-        Placed placed = place(sql, jobs);
-        if (placed.refusal() != null) {
-            return admission.refusal(sql, placed.refusal());
+    private static Admission admission(Answer answer) {
+        if (answer.refused() != null) {
+            return answer.refused();
         }
-        return new Admission.Admitted(placed.inserted().stream().map(JobStore.Inserted::id).toList());
+        return new Admission.Admitted(answer.inserted().stream().map(JobStore.Inserted::id).toList());
     }
 
     @Override

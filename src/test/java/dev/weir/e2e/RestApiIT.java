@@ -21,7 +21,17 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The REST API of DESIGN §5 against the running Liberty server. */
@@ -134,6 +144,55 @@ class RestApiIT {
         assertEquals(ids.get(0), later.get(1), "the unique job answers the existing one");
         assertEquals("scheduled", job(later.get(1)).getString("state"));
         assertFalse(post("/api/jobs/batch", "[" + plain + "]").json().containsKey("duplicates"));
+    }
+
+    @Test
+    void concurrentSubmissionsShareCommitsYetEachGetsItsOwnJob() throws Exception {
+        // Submissions outside a transaction from many threads at once share transactions (ADR 0030): each answer must
+        // still name the job its own request stored, and a unique job stays one job across the groups.
+        String runAt = Instant.now().plus(Duration.ofDays(1)).toString();
+        String user = "group-" + java.util.UUID.randomUUID();
+        String unique = "{\"kind\": \"weir.noop\", \"runAt\": \"" + runAt + "\", \"args\": {\"user\": \"" + user
+                + "\"}, \"unique\": {\"byArgs\": true}}";
+        ExecutorService clients = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<Map<String, Long>>> threads = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                int thread = t;
+                threads.add(clients.submit(() -> {
+                    Map<String, Long> ids = new LinkedHashMap<>();
+                    for (int n = 0; n < 10; n++) {
+                        String tag = user + "-" + thread + "-" + n;
+                        ids.put(tag, submit("{\"kind\": \"weir.noop\", \"runAt\": \"" + runAt
+                                + "\", \"args\": {\"tag\": \"" + tag + "\"}}"));
+                        Server.Reply again = post("/api/jobs", unique);
+                        assertTrue(again.status() == 201 || again.status() == 200, again.body());
+                        ids.put("unique-" + thread + "-" + n, again.json().getJsonNumber("id").longValue());
+                    }
+                    return ids;
+                }));
+            }
+            Map<String, Long> all = new HashMap<>();
+            for (Future<Map<String, Long>> f : threads) {
+                all.putAll(f.get(120, TimeUnit.SECONDS));
+            }
+            Set<Long> uniqueIds = new HashSet<>();
+            Set<Long> plainIds = new HashSet<>();
+            for (Map.Entry<String, Long> e : all.entrySet()) {
+                if (e.getKey().startsWith("unique-")) {
+                    uniqueIds.add(e.getValue());
+                } else {
+                    assertTrue(plainIds.add(e.getValue()), "two submissions answered job " + e.getValue());
+                    assertEquals(e.getKey(), job(e.getValue()).getJsonObject("args").getString("tag"),
+                            "job " + e.getValue() + " holds what its own request submitted");
+                }
+            }
+            assertEquals(160, plainIds.size());
+            assertEquals(1, uniqueIds.size(), "160 submissions of one unique job are one job: " + uniqueIds);
+            assertFalse(plainIds.containsAll(uniqueIds));
+        } finally {
+            clients.shutdownNow();
+        }
     }
 
     @Test
@@ -355,6 +414,8 @@ class RestApiIT {
         assertEquals(0, load.getJsonNumber("errors").longValue(), r.body());
         assertTrue(jobs > 0, r.body());
         assertEquals(3 * load.getJsonNumber("calls").longValue(), jobs, "each call submitted a batch of 3");
+        long groups = load.getJsonNumber("groupCommits").longValue();
+        assertTrue(groups > 0 && groups <= load.getJsonNumber("calls").longValue(), r.body());
         assertTrue(load.getJsonNumber("seconds").doubleValue() >= 1, r.body());
         assertTrue(totalJobs() - before >= jobs, "the jobs it counted are stored");
         assertError(post("/api/diagnostics/submit-load", "{\"job\": {\"kind\": \"weir.noop\"}, \"threads\": 0}"),

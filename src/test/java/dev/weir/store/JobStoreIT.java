@@ -8,10 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weir.api.Progress;
 import dev.weir.testing.JdbcTransactor;
 import dev.weir.testing.TestDatabase;
+import jakarta.json.Json;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,6 +46,44 @@ class JobStoreIT {
 
     private String state(long id) {
         return tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow().state().dbName();
+    }
+
+    @Test
+    void aBatchKeepsEachJobsArgumentsOptionsAndOrderWhateverTheyHold() {
+        Instant later = Instant.parse("2031-05-06T07:08:09.123456Z");
+        List<NewJob> jobs = List.of(
+                new NewJob("k.one", "default", "{\"quote\":\"say \\\"hi\\\"\",\"slash\":\"a\\\\b\"}", 1, 3, null),
+                new NewJob("k.two", "emails", "{\"braces\":\"{x,y}\",\"null\":\"NULL\",\"nothing\":null}", 4, 7,
+                        later),
+                new NewJob("k.three", "default", null, 2, 25, null),
+                new NewJob("k.four", "default", "{\"text\":\"\u00e9t\u00e9 \u2014 \u65e5\u672c, 'quoted'\"}", 3, 1,
+                        null));
+        List<JobStore.Inserted> inserted = tx.inNewTransaction(sql -> JobStore.insert(sql, jobs));
+        assertEquals(4, inserted.size());
+        for (int i = 1; i < inserted.size(); i++) {
+            assertTrue(inserted.get(i).id() > inserted.get(i - 1).id(), "ids follow the list's order");
+        }
+        for (int i = 0; i < jobs.size(); i++) {
+            NewJob job = jobs.get(i);
+            long id = inserted.get(i).id();
+            JobView stored = tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow();
+            assertEquals(job.kind(), stored.kind());
+            assertEquals(job.queue(), stored.queue());
+            assertEquals(job.queue(), inserted.get(i).queue());
+            assertEquals(job.priority(), stored.priority());
+            assertEquals(job.maxAttempts(), stored.maxAttempts());
+            assertEquals(parse(job.argsJson() == null ? "{}" : job.argsJson()), parse(stored.argsJson()));
+            JobState expected = job.runAt() == null ? JobState.AVAILABLE : JobState.SCHEDULED;
+            assertEquals(expected, stored.state());
+            assertEquals(expected, inserted.get(i).state());
+        }
+        assertEquals(later, tx.inNewTransaction(sql -> JobStore.get(sql, inserted.get(1).id())).orElseThrow().runAt());
+    }
+
+    private static JsonValue parse(String json) {
+        try (JsonReader r = Json.createReader(new StringReader(json))) {
+            return r.readValue();
+        }
     }
 
     @Test

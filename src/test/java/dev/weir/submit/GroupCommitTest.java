@@ -1,0 +1,231 @@
+package dev.weir.submit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class GroupCommitTest {
+
+    private final ExecutorService callers = Executors.newCachedThreadPool();
+    /** Every group a runner was given, in the order the runs started. */
+    private final List<List<String>> runs = Collections.synchronizedList(new ArrayList<>());
+
+    @AfterEach
+    void stop() {
+        callers.shutdownNow();
+    }
+
+    /** A runner that answers each request upper-cased, after {@code gate} opens. */
+    private GroupCommit.Runner<String, String> upperCase(CountDownLatch gate) {
+        return group -> {
+            runs.add(List.copyOf(group));
+            await(gate);
+            return group.stream().map(String::toUpperCase).toList();
+        };
+    }
+
+    @Test
+    void aCallerAloneRunsAGroupOfOneAtOnce() {
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, r -> 1, upperCase(new CountDownLatch(0)));
+        assertEquals("A", groups.run("a"));
+        assertEquals(List.of(List.of("a")), runs);
+        assertEquals(new GroupCommit.Counts(1, 1), groups.counts());
+    }
+
+    @Test
+    void callersThatArriveWhileAGroupRunsShareTheNextOneAndEachGetsItsOwnAnswer() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1, upperCase(gate));
+        CompletableFuture<String> first = call(groups, "a");
+        waitUntil(() -> runs.size() == 1);
+        List<CompletableFuture<String>> later = new ArrayList<>();
+        for (String r : List.of("b", "c", "d", "e")) {
+            later.add(call(groups, r));
+        }
+        waitUntil(() -> groups.waiting() == 4);
+        assertEquals(1, runs.size(), "no second group while the only one allowed runs");
+        gate.countDown();
+        assertEquals("A", first.get(10, TimeUnit.SECONDS));
+        List<String> answers = new ArrayList<>();
+        for (CompletableFuture<String> f : later) {
+            answers.add(f.get(10, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("B", "C", "D", "E"), answers);
+        assertEquals(2, runs.size(), "the four waiting callers shared one group: " + runs);
+        assertEquals(List.of("b", "c", "d", "e"), runs.get(1).stream().sorted().toList());
+        assertEquals(new GroupCommit.Counts(2, 5), groups.counts());
+    }
+
+    @Test
+    void aGroupTakesTheOldestRequestsUpToItsWeightAndAHeavyRequestGoesAlone() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 4, String::length, upperCase(gate));
+        CompletableFuture<String> blocker = call(groups, "x");
+        waitUntil(() -> runs.size() == 1);
+        List<CompletableFuture<String>> later = new ArrayList<>();
+        for (String r : List.of("aa", "bb", "cc", "dddddd")) {
+            later.add(call(groups, r));
+            int queued = later.size();
+            waitUntil(() -> groups.waiting() == queued);
+        }
+        gate.countDown();
+        blocker.get(10, TimeUnit.SECONDS);
+        for (CompletableFuture<String> f : later) {
+            f.get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(List.of(List.of("x"), List.of("aa", "bb"), List.of("cc"), List.of("dddddd")), runs);
+    }
+
+    @Test
+    void aGroupThatRolledBackRunsEachRequestAloneSoThatOnlyTheBadOneFails() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        IllegalArgumentException bad = new IllegalArgumentException("bad request");
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1, group -> {
+            runs.add(List.copyOf(group));
+            await(gate);
+            if (group.contains("bad")) {
+                throw new GroupCommit.Uncommitted(bad);
+            }
+            return group.stream().map(String::toUpperCase).toList();
+        });
+        CompletableFuture<String> blocker = call(groups, "x");
+        waitUntil(() -> runs.size() == 1);
+        CompletableFuture<String> a = call(groups, "a");
+        CompletableFuture<String> b = call(groups, "bad");
+        CompletableFuture<String> c = call(groups, "c");
+        waitUntil(() -> groups.waiting() == 3);
+        gate.countDown();
+        assertEquals("X", blocker.get(10, TimeUnit.SECONDS));
+        assertEquals("A", a.get(10, TimeUnit.SECONDS));
+        assertEquals("C", c.get(10, TimeUnit.SECONDS));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> b.get(10, TimeUnit.SECONDS));
+        assertSame(bad, e.getCause(), "the caller gets the cause, not the wrapper");
+        assertEquals(List.of("a", "bad", "c"), runs.get(1).stream().sorted().toList());
+        assertEquals(5, runs.size(), "the group, then each of its three alone: " + runs);
+        assertTrue(runs.subList(2, 5).containsAll(List.of(List.of("a"), List.of("bad"), List.of("c"))), "" + runs);
+    }
+
+    @Test
+    void aFailedCommitReachesEveryCallerOfTheGroupAndIsNotRunAgain() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        IllegalStateException lost = new IllegalStateException("connection lost during commit");
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1, group -> {
+            runs.add(List.copyOf(group));
+            await(gate);
+            if (group.size() > 1) {
+                throw lost;
+            }
+            return group.stream().map(String::toUpperCase).toList();
+        });
+        CompletableFuture<String> blocker = call(groups, "x");
+        waitUntil(() -> runs.size() == 1);
+        CompletableFuture<String> a = call(groups, "a");
+        CompletableFuture<String> b = call(groups, "b");
+        waitUntil(() -> groups.waiting() == 2);
+        gate.countDown();
+        assertEquals("X", blocker.get(10, TimeUnit.SECONDS));
+        for (CompletableFuture<String> f : List.of(a, b)) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
+            assertSame(lost, e.getCause());
+        }
+        assertEquals(2, runs.size(), "whether the commit took effect is unknown, so nothing runs again: " + runs);
+    }
+
+    @Test
+    void noMoreThanMaxGroupsRunAtOnce() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, r -> 1, group -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            runs.add(List.copyOf(group));
+            await(gate);
+            running.decrementAndGet();
+            return group;
+        });
+        CompletableFuture<String> a = call(groups, "a");
+        waitUntil(() -> runs.size() == 1);
+        CompletableFuture<String> b = call(groups, "b");
+        waitUntil(() -> runs.size() == 2);
+        CompletableFuture<String> c = call(groups, "c");
+        waitUntil(() -> groups.waiting() == 1);
+        assertEquals(2, runs.size(), "a third group waits for one of the two running");
+        gate.countDown();
+        assertEquals(List.of("a", "b", "c"), List.of(a.get(10, TimeUnit.SECONDS), b.get(10, TimeUnit.SECONDS),
+                c.get(10, TimeUnit.SECONDS)));
+        assertEquals(2, most.get());
+    }
+
+    @Test
+    void manyCallersEachGetTheirOwnAnswer() throws Exception {
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 7, r -> 1, upperCase(new CountDownLatch(0)));
+        List<CompletableFuture<List<String>>> threads = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            int thread = t;
+            threads.add(CompletableFuture.supplyAsync(() -> {
+                List<String> mismatches = new ArrayList<>();
+                for (int i = 0; i < 500; i++) {
+                    String request = "t" + thread + "-" + i;
+                    String answer = groups.run(request);
+                    if (!answer.equals(request.toUpperCase())) {
+                        mismatches.add(request + " got " + answer);
+                    }
+                }
+                return mismatches;
+            }, callers));
+        }
+        for (CompletableFuture<List<String>> t : threads) {
+            assertEquals(List.of(), t.get(60, TimeUnit.SECONDS));
+        }
+        assertEquals(16 * 500, groups.counts().requests());
+        synchronized (runs) {
+            assertTrue(runs.stream().allMatch(g -> g.size() <= 7), "no group above its weight");
+        }
+    }
+
+    @Test
+    void refusesNonsenseLimits() {
+        assertThrows(IllegalArgumentException.class, () -> new GroupCommit<String, String>(0, 1, r -> 1, g -> g));
+        assertThrows(IllegalArgumentException.class, () -> new GroupCommit<String, String>(1, 0, r -> 1, g -> g));
+    }
+
+    private CompletableFuture<String> call(GroupCommit<String, String> groups, String request) {
+        return CompletableFuture.supplyAsync(() -> groups.run(request), callers);
+    }
+
+    private static void await(CountDownLatch gate) {
+        try {
+            if (!gate.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the gate never opened");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("condition not met within 10 s");
+            }
+            Thread.sleep(1);
+        }
+    }
+}
