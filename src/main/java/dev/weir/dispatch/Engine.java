@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
@@ -108,7 +109,7 @@ public final class Engine {
                     parts.threads(), batch, metrics));
         }
         this.broadcaster = new Broadcaster(parts.sessionDataSource(), parts.threads());
-        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::wakeAll,
+        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::reconnected,
                 broadcaster::backendPid, parts.threads());
     }
 
@@ -301,7 +302,19 @@ public final class Engine {
         }
     }
 
-    void wakeAll() {
+    /**
+     * The notifier listens again after losing its connection: whatever was sent meanwhile is lost. Reads which queues
+     * are paused again (a pause or resume told meanwhile would otherwise be missed until the next one) and wakes every
+     * dispatcher once, for the jobs announced meanwhile.
+     */
+    void reconnected() {
+        try {
+            Set<String> paused = transactor.alone(JobStore::pausedQueues);
+            // A resume wakes its dispatcher.
+            dispatchers.forEach((queue, d) -> d.paused(paused.contains(queue)));
+        } catch (RuntimeException e) {
+            LOG.fine(() -> "Weir: could not read the paused queues after the notifier reconnected: " + e);
+        }
         dispatchers.values().forEach(QueueDispatcher::wake);
     }
 

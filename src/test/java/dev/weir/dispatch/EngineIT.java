@@ -339,6 +339,31 @@ class EngineIT {
         await().atMost(WAIT).until(() -> !early.heardPaused("default") && !late.heardPaused("default"));
     }
 
+    @Test
+    void aPauseOrResumeToldWhileTheNotifierWasAwayIsReadWhenItListensAgain() {
+        Engine engine = start(List.of(new DiagnosticHandlers.Noop()),
+                TestEngine.queue("default", 2).withPollInterval(Duration.ofSeconds(30)));
+        await().atMost(WAIT).until(engine::listening);
+        assertFalse(engine.heardPaused("default"));
+        // Cut the notifier's session, then pause: the control message goes out while nobody of this instance
+        // listens (the notifier waits at least 200 ms before it connects again), so only reading the flag again
+        // when it listens again can tell this instance.
+        cutListeners();
+        setPaused(true);
+        await().atMost(WAIT).until(() -> engine.heardPaused("default"));
+        cutListeners();
+        setPaused(false);
+        await().atMost(WAIT).until(() -> !engine.heardPaused("default"));
+    }
+
+    /** Terminates every session of the test database that last ran a {@code LISTEN}: the notifiers'. */
+    private void cutListeners() {
+        long cut = tx.inNewTransaction(sql -> sql.query("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) "
+                + "FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'")).stream()
+                .mapToLong(row -> ((Number) row[0]).longValue()).sum();
+        assertTrue(cut >= 1, "a notifier's session was cut");
+    }
+
     private void setPaused(boolean paused) {
         tx.inNewTransaction(sql -> {
             JobStore.setPaused(sql, "default", paused);
