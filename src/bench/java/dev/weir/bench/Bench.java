@@ -15,9 +15,12 @@ import java.util.stream.Stream;
  * The whole-server benchmark: the PostgreSQL ceiling first, then Weir's scenarios against the same PostgreSQL, one
  * table of figures with their ratios, and the same as JSON. {@code bench/run.sh} builds Weir and starts this.
  *
- * <p>Servers run one after the other, never together: a hard-reserved one for every scenario but {@code weighted},
- * then two weighted ones with the same total workers: one serving only the queue {@code default} (the cost of the
- * mode) and one serving the same queues as the hard-reserved server ({@link Scenarios#queues()}).
+ * <p>Servers run one after the other: a hard-reserved one for every scenario but {@code weighted}, then two weighted
+ * ones with the same total workers: one serving only the queue {@code default} (the cost of the mode) and one serving
+ * the same queues as the hard-reserved server ({@link Scenarios#queues()}). The weighted server with one queue runs
+ * beside a hard-reserved server with the same queue, each on a database of its own, and the two drain in alternate
+ * rounds, never at once: the cost of the mode is a small difference, and two servers measured minutes apart differ
+ * by more than that on a busy machine.
  */
 public final class Bench {
 
@@ -70,7 +73,8 @@ public final class Bench {
         List<String> hard = options.scenarios().stream().filter(s -> !s.equals("weighted")).toList();
         if (!hard.isEmpty()) {
             try (BenchDb stats = BenchDb.open(pg.jdbcUrl("postgres"), pg.user(), pg.password());
-                    Running t = start(options, pg, "hard-reserved", "hard-reserved", Scenarios.queues(), work)) {
+                    Running t = start(options, pg, "hard-reserved", "hard-reserved", Scenarios.queues(), work,
+                            options.database(), options.port())) {
                 scenarios.warmUp(t.target, "hard-reserved",
                         List.of(List.of(Scenarios.DEFAULT), List.of(Scenarios.SHIPPED), Scenarios.EIGHT));
                 for (String s : hard) {
@@ -91,12 +95,19 @@ public final class Bench {
             }
         }
         if (options.scenarios().contains("weighted")) {
-            try (Running t = start(options, pg, "weighted", "weighted-one-queue", List.of(Scenarios.DEFAULT), work)) {
-                System.out.println("== weighted, a server with one queue");
+            String besideDb = options.database() + "_beside";
+            BenchDb.ensureDatabase(pg, besideDb);
+            try (Running t = start(options, pg, "weighted", "weighted-one-queue", List.of(Scenarios.DEFAULT), work,
+                    options.database(), options.port());
+                    Running h = start(options, pg, "hard-reserved", "hard-reserved-one-queue",
+                            List.of(Scenarios.DEFAULT), work, besideDb, options.port() + 10)) {
+                System.out.println("== weighted, a server with one queue, beside a hard-reserved one");
                 scenarios.warmUp(t.target, "weighted-one-queue", List.of(List.of(Scenarios.DEFAULT)));
-                run(report, "weighted", () -> scenarios.weightedOneQueue(t.target));
+                scenarios.warmUp(h.target, "hard-reserved-one-queue", List.of(List.of(Scenarios.DEFAULT)));
+                run(report, "weighted", () -> scenarios.weightedOneQueue(t.target, h.target));
             }
-            try (Running t = start(options, pg, "weighted", "weighted-many-queues", Scenarios.queues(), work)) {
+            try (Running t = start(options, pg, "weighted", "weighted-many-queues", Scenarios.queues(), work,
+                    options.database(), options.port())) {
                 System.out.println("== weighted, a server with the same queues as the hard-reserved one");
                 scenarios.warmUp(t.target, "weighted-many-queues", List.of(Scenarios.EIGHT, List.of(Scenarios.DEFAULT)));
                 run(report, "weighted", () -> scenarios.weightedManyQueues(t.target));
@@ -141,12 +152,12 @@ public final class Bench {
     }
 
     private static Running start(Options options, BenchDb.Server pg, String mode, String name, List<String> queues,
-            Path work) throws Exception {
-        BenchDb db = BenchDb.open(pg.jdbcUrl(options.database()), pg.user(), pg.password());
+            Path work, String database, int port) throws Exception {
+        BenchDb db = BenchDb.open(pg.jdbcUrl(database), pg.user(), pg.password());
         db.execute("DROP SCHEMA IF EXISTS weir CASCADE");
         String password = UUID.randomUUID().toString();
         Map<String, String> env = new HashMap<>();
-        env.put("WEIR_DB_URL", pg.jdbcUrl(options.database()));
+        env.put("WEIR_DB_URL", pg.jdbcUrl(database));
         env.put("WEIR_DB_USER", pg.user());
         if (!pg.password().isEmpty()) {
             env.put("WEIR_DB_PASSWORD", pg.password());
@@ -169,11 +180,11 @@ public final class Bench {
             }
         }
         System.out.println("== starting a " + mode + " server (" + String.join(",", queues) + ") on port "
-                + options.port());
+                + port);
         long t0 = System.nanoTime();
         WeirServer server;
         try {
-            server = WeirServer.start(name, options.java(), options.jar(), env, options.port(), work.resolve(name),
+            server = WeirServer.start(name, options.java(), options.jar(), env, port, work.resolve(name),
                     Duration.ofSeconds(180));
         } catch (Exception e) {
             db.close();
