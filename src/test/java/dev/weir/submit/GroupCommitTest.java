@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,9 +33,18 @@ class GroupCommitTest {
 
     /** A runner that answers each request upper-cased, after {@code gate} opens. */
     private GroupCommit.Runner<String, String> upperCase(CountDownLatch gate) {
+        return upperCaseFailing(gate, group -> false, null);
+    }
+
+    /** The same, but a group for which {@code when} holds throws {@code failure} instead. */
+    private GroupCommit.Runner<String, String> upperCaseFailing(CountDownLatch gate, Predicate<List<String>> when,
+            RuntimeException failure) {
         return group -> {
             runs.add(List.copyOf(group));
             await(gate);
+            if (when.test(group)) {
+                throw failure;
+            }
             return group.stream().map(String::toUpperCase).toList();
         };
     }
@@ -95,14 +105,8 @@ class GroupCommitTest {
     void aGroupThatRolledBackRunsEachRequestAloneSoThatOnlyTheBadOneFails() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         IllegalArgumentException bad = new IllegalArgumentException("bad request");
-        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1, group -> {
-            runs.add(List.copyOf(group));
-            await(gate);
-            if (group.contains("bad")) {
-                throw new GroupCommit.Uncommitted(bad);
-            }
-            return group.stream().map(String::toUpperCase).toList();
-        });
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1,
+                upperCaseFailing(gate, group -> group.contains("bad"), new GroupCommit.Uncommitted(bad)));
         CompletableFuture<String> blocker = call(groups, "x");
         waitUntil(() -> runs.size() == 1);
         CompletableFuture<String> a = call(groups, "a");
@@ -124,14 +128,8 @@ class GroupCommitTest {
     void aFailedCommitReachesEveryCallerOfTheGroupAndIsNotRunAgain() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         IllegalStateException lost = new IllegalStateException("connection lost during commit");
-        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1, group -> {
-            runs.add(List.copyOf(group));
-            await(gate);
-            if (group.size() > 1) {
-                throw lost;
-            }
-            return group.stream().map(String::toUpperCase).toList();
-        });
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1,
+                upperCaseFailing(gate, group -> group.size() > 1, lost));
         CompletableFuture<String> blocker = call(groups, "x");
         waitUntil(() -> runs.size() == 1);
         CompletableFuture<String> a = call(groups, "a");
