@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -57,16 +58,24 @@ public final class JobStore {
         throw new IllegalStateException("unique key " + job.uniqueKey() + " kept changing hands; try again");
     }
 
-    /** Inserts the jobs in one statement; returns them in the list's order. */
+    /**
+     * Inserts the jobs in one statement; returns them in the list's order. Jobs that differ in their arguments only
+     * (the usual batch) go through job_insert_uniform.sql, the others through job_insert.sql, with an array per column.
+     */
     public static List<Inserted> insert(Sql sql, List<NewJob> jobs) {
         if (jobs.isEmpty()) {
             return List.of();
         }
-        List<Object[]> rows = sql.query(Queries.JOB_INSERT, PgArrays.literal(jobs, NewJob::kind),
-                PgArrays.literal(jobs, NewJob::queue), PgArrays.literal(jobs, NewJob::argsJson),
-                PgArrays.literal(jobs, j -> Integer.toString(j.priority())),
-                PgArrays.literal(jobs, j -> Integer.toString(j.maxAttempts())),
-                PgArrays.literal(jobs, j -> j.runAt() == null ? null : j.runAt().toString()));
+        NewJob first = jobs.get(0);
+        List<Object[]> rows = uniform(jobs)
+                ? sql.query(Queries.JOB_INSERT_UNIFORM, first.kind(), first.queue(), first.priority(),
+                        first.maxAttempts(), first.runAt() == null ? "" : first.runAt().toString(),
+                        PgArrays.literal(jobs, NewJob::argsJson))
+                : sql.query(Queries.JOB_INSERT, PgArrays.literal(jobs, NewJob::kind),
+                        PgArrays.literal(jobs, NewJob::queue), PgArrays.literal(jobs, NewJob::argsJson),
+                        PgArrays.literal(jobs, j -> Integer.toString(j.priority())),
+                        PgArrays.literal(jobs, j -> Integer.toString(j.maxAttempts())),
+                        PgArrays.literal(jobs, j -> j.runAt() == null ? null : j.runAt().toString()));
         List<Inserted> inserted = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
             inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
@@ -75,6 +84,18 @@ public final class JobStore {
         // Identities are drawn in the input's order; RETURNING promises no order.
         inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
         return inserted;
+    }
+
+    /** Whether the jobs share kind, queue, priority, max attempts and run_at (their arguments may differ). */
+    static boolean uniform(List<NewJob> jobs) {
+        NewJob first = jobs.get(0);
+        for (NewJob j : jobs) {
+            if (!j.kind().equals(first.kind()) || !j.queue().equals(first.queue()) || j.priority() != first.priority()
+                    || j.maxAttempts() != first.maxAttempts() || !Objects.equals(j.runAt(), first.runAt())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The jobs as the JSON array admission_admit.sql takes. */

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 final class Queries {
 
     static final String JOB_INSERT = load("job_insert");
+    static final String JOB_INSERT_UNIFORM = load("job_insert_uniform");
     static final String JOB_INSERT_UNIQUE = load("job_insert_unique");
     static final String JOB_ANNOUNCE = load("job_announce");
     static final String JOB_ANY_AVAILABLE = load("job_any_available");

@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,7 @@ class JobStoreIT {
                 new NewJob("k.three", "default", null, 2, 25, null),
                 new NewJob("k.four", "default", "{\"text\":\"\u00e9t\u00e9 \u2014 \u65e5\u672c, 'quoted'\"}", 3, 1,
                         null));
+        assertFalse(JobStore.uniform(jobs), "this batch takes an array per column");
         List<JobStore.Inserted> inserted = tx.inNewTransaction(sql -> JobStore.insert(sql, jobs));
         assertEquals(4, inserted.size());
         for (int i = 1; i < inserted.size(); i++) {
@@ -78,6 +80,40 @@ class JobStoreIT {
             assertEquals(expected, inserted.get(i).state());
         }
         assertEquals(later, tx.inNewTransaction(sql -> JobStore.get(sql, inserted.get(1).id())).orElseThrow().runAt());
+    }
+
+    @Test
+    void aBatchThatDiffersInItsArgumentsOnlyKeepsEachJobsArgumentsAndOrder() {
+        Instant later = Instant.parse("2031-05-06T07:08:09.123456Z");
+        for (Instant runAt : Arrays.asList(null, later)) {
+            List<NewJob> jobs = new ArrayList<>();
+            for (String args : Arrays.asList("{\"n\":1}", null, "{\"quote\":\"a \\\"b\\\" \\\\ {c,d}\"}",
+                    "{\"n\":4}")) {
+                jobs.add(new NewJob("k.same", "emails", args, 3, 7, runAt));
+            }
+            assertTrue(JobStore.uniform(jobs));
+            List<JobStore.Inserted> inserted = tx.inNewTransaction(sql -> JobStore.insert(sql, jobs));
+            assertEquals(jobs.size(), inserted.size());
+            for (int i = 0; i < jobs.size(); i++) {
+                long id = inserted.get(i).id();
+                JobView stored = tx.inNewTransaction(sql -> JobStore.get(sql, id)).orElseThrow();
+                String args = jobs.get(i).argsJson();
+                assertEquals(parse(args == null ? "{}" : args), parse(stored.argsJson()), "job " + i);
+                assertEquals("k.same", stored.kind());
+                assertEquals("emails", stored.queue());
+                assertEquals(3, stored.priority());
+                assertEquals(7, stored.maxAttempts());
+                JobState expected = runAt == null ? JobState.AVAILABLE : JobState.SCHEDULED;
+                assertEquals(expected, stored.state());
+                assertEquals(expected, inserted.get(i).state());
+                if (runAt != null) {
+                    assertEquals(runAt, stored.runAt());
+                }
+                if (i > 0) {
+                    assertTrue(id > inserted.get(i - 1).id(), "ids follow the list's order");
+                }
+            }
+        }
     }
 
     private static JsonValue parse(String json) {
