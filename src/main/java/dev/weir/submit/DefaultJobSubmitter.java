@@ -140,16 +140,18 @@ public class DefaultJobSubmitter implements JobSubmitter {
             return List.of(place(sql, group.get(0), later));
         }
         Answer[] answers = new Answer[group.size()];
+        boolean[] merge = new boolean[group.size()];
         List<NewJob> merged = new ArrayList<>();
-        for (List<NewJob> jobs : group) {
-            if (mergeable(jobs)) {
-                merged.addAll(jobs);
+        for (int i = 0; i < merge.length; i++) {
+            merge[i] = mergeable(group.get(i));
+            if (merge[i]) {
+                merged.addAll(group.get(i));
             }
         }
         Iterator<JobStore.Inserted> rows = merged.isEmpty() ? null : admit(sql, merged, later).inserted().iterator();
         for (int i = 0; i < answers.length; i++) {
             List<NewJob> jobs = group.get(i);
-            if (mergeable(jobs)) {
+            if (merge[i]) {
                 List<JobStore.Inserted> own = new ArrayList<>(jobs.size());
                 for (int n = 0; n < jobs.size(); n++) {
                     own.add(rows.next());
