@@ -139,7 +139,7 @@ class DashboardBrowserIT {
         waitUntil(d -> d.findElement(card).isDisplayed());
         screenshot("overview");
 
-        driver.findElement(By.cssSelector("article[data-queue='" + QUEUE + "'] button[data-action='pause']")).click();
+        click(By.cssSelector("article[data-queue='" + QUEUE + "'] button[data-action='pause']"));
         waitUntil(d -> "true".equals(d.findElement(card).getAttribute("data-paused")));
         assertTrue(driver.findElement(By.cssSelector("article[data-queue='" + QUEUE + "'] .paused-badge"))
                 .isDisplayed());
@@ -154,7 +154,7 @@ class DashboardBrowserIT {
             assertEquals("available", Server.job(id).getString("state"), "a paused queue runs nothing");
         }
 
-        driver.findElement(By.cssSelector("article[data-queue='" + QUEUE + "'] button[data-action='resume']")).click();
+        click(By.cssSelector("article[data-queue='" + QUEUE + "'] button[data-action='resume']"));
         waitUntil(d -> "false".equals(d.findElement(card).getAttribute("data-paused")));
         assertFalse(driver.findElement(By.cssSelector("article[data-queue='" + QUEUE + "'] .paused-badge"))
                 .isDisplayed());
@@ -187,8 +187,7 @@ class DashboardBrowserIT {
         WebElement kind = driver.findElement(By.id("filter-kind"));
         kind.sendKeys("weir.fail", Keys.ENTER);
         By row = By.cssSelector("#jobs tr[data-job-id='" + id + "']");
-        waitUntil(d -> !d.findElements(row).isEmpty());
-        driver.findElement(row).click();
+        click(row);
         By detail = By.id("detail-body");
         waitUntil(d -> String.valueOf(id).equals(d.findElement(detail).getAttribute("data-job-id"))
                 && "discarded".equals(d.findElement(detail).getAttribute("data-state")));
@@ -224,8 +223,7 @@ class DashboardBrowserIT {
             long id = submit(noop());
             awaitState(id, "completed");
             By row = By.cssSelector("#jobs tr[data-job-id='" + id + "']");
-            waitUntil(d -> !d.findElements(row).isEmpty());
-            driver.findElement(row).click();
+            click(row);
             waitUntil(d -> String.valueOf(id).equals(d.findElement(By.id("detail-body")).getAttribute("data-job-id")));
             assertFalse(driver.findElement(By.id("action-retry")).isDisplayed(), "a viewer sees no job actions");
         }
@@ -233,7 +231,7 @@ class DashboardBrowserIT {
 
         // Were the button there (a stale page, a crafted one), the server refuses and the page says why.
         ((JavascriptExecutor) driver).executeScript("document.body.classList.add('is-admin')");
-        driver.findElement(pause).click();
+        click(pause);
         waitUntil(d -> d.findElement(By.id("banner")).isDisplayed());
         assertEquals("forbidden", driver.findElement(By.id("banner")).getAttribute("data-code"));
         assertTrue(text(By.id("banner-text")).contains("role may not do this"), text(By.id("banner-text")));
@@ -286,6 +284,18 @@ class DashboardBrowserIT {
 
     private Object sessionStorage(String key) {
         return ((JavascriptExecutor) driver).executeScript("return sessionStorage.getItem(arguments[0])", key);
+    }
+
+    /**
+     * Clicks the element once it is there. The page draws its queues and jobs again on every refresh, so an element
+     * found a moment ago may be gone: find and click in one try, and try again if it was replaced in between (a
+     * click on a replaced element does not happen).
+     */
+    private void click(By element) {
+        waitUntil(d -> {
+            d.findElement(element).click();
+            return true;
+        });
     }
 
     private void waitUntil(Function<WebDriver, Boolean> condition) {
