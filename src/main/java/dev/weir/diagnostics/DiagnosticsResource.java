@@ -47,9 +47,9 @@ import java.util.List;
  *
  * <p>{@code POST /api/diagnostics/submit-load {"job": {…}, "threads", "batch", "seconds"}} has {@code threads}
  * threads of the server call {@link JobSubmitter} for {@code seconds} seconds, each call submitting {@code batch}
- * copies of the job in a transaction of its own ({@code submit} for one, {@code submitAll} for more), and answers
- * {@code {"jobs", "calls", "errors", "firstError"?, "seconds"}}: the benchmark's measure of in-process submission,
- * which an HTTP client cannot give.
+ * copies of the job outside any transaction ({@code submit} for one, {@code submitAll} for more; concurrent calls
+ * share commits, ADR 0030), and answers {@code {"jobs", "calls", "errors", "firstError"?, "seconds", "groupCommits"}}:
+ * the benchmark's measure of in-process submission, which an HTTP client cannot give.
  */
 @Path("diagnostics")
 @RequestScoped

@@ -177,26 +177,12 @@ public class DefaultJobSubmitter implements JobSubmitter {
 
     /**
      * Stores a submission with the statements of {@code sql}'s transaction, gathering in {@code later} what to
-     * announce and record after the commit; a refusal is answered, not thrown.
+     * announce and record after the commit; a refusal is answered, not thrown. The plain jobs go through admission in
+     * one statement (all or nothing), then each unique one with its insert-or-get (a duplicate answers the existing
+     * job, also when it is an earlier job of the same list, which this transaction already sees). Unique jobs never go
+     * to a bounded queue (validation refuses that).
      */
     private Answer place(Sql sql, List<NewJob> jobs, Announcer.Announcements later) {
-        Placed placed = store(sql, jobs, later);
-        if (placed.refusal() != null) {
-            return new Answer(null, admission.refusal(sql, placed.refusal()));
-        }
-        return new Answer(placed.inserted(), null);
-    }
-
-    /** What became of a submission in the store: the jobs in the list's order, or the refusal of a bounded queue. */
-    private record Placed(List<JobStore.Inserted> inserted, AdmissionSlots.Result refusal) {
-    }
-
-    /**
-     * Stores the jobs: the plain ones through admission in one statement (all or nothing), then each unique one with
-     * its insert-or-get (a duplicate answers the existing job, also when it is an earlier job of the same list, which
-     * this transaction already sees). Unique jobs never go to a bounded queue (validation refuses that).
-     */
-    private Placed store(Sql sql, List<NewJob> jobs, Announcer.Announcements later) {
         List<NewJob> plain = new ArrayList<>(jobs.size());
         for (NewJob j : jobs) {
             if (!j.unique()) {
@@ -207,12 +193,12 @@ public class DefaultJobSubmitter implements JobSubmitter {
         if (!plain.isEmpty()) {
             AdmissionSlots.Result result = admit(sql, plain, later);
             if (!result.admitted()) {
-                return new Placed(null, result);
+                return new Answer(null, admission.refusal(sql, result));
             }
             plainRows = result.inserted();
         }
         if (plain.size() == jobs.size()) {
-            return new Placed(plainRows, null);
+            return new Answer(plainRows, null);
         }
         List<JobStore.Inserted> all = new ArrayList<>(jobs.size());
         Set<String> ready = new LinkedHashSet<>();
@@ -236,7 +222,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
         }
         later.available(ready);
         later.submitted(unique, uniqueRows);
-        return new Placed(all, null);
+        return new Answer(all, null);
     }
 
     private AdmissionSlots.Result admit(Sql sql, List<NewJob> jobs, Announcer.Announcements later) {
