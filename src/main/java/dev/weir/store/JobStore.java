@@ -205,7 +205,11 @@ public final class JobStore {
                 throw new IllegalArgumentException("the claims of one turn are for one owner: " + claims);
             }
         }
-        List<Object[]> rows = sql.query(Queries.JOB_TURN, outcomesJson(outcomes), claimsJson(wanted), owner);
+        List<Object[]> rows = sql.query(Queries.JOB_TURN, PgArrays.literal(outcomes, f -> Long.toString(f.id())),
+                PgArrays.literal(outcomes, f -> Long.toString(f.lease())),
+                PgArrays.literal(outcomes, f -> f.state().dbName()),
+                PgArrays.literal(outcomes, f -> Long.toString(f.delayMs())), PgArrays.literal(outcomes, Finish::error),
+                PgArrays.literal(outcomes, f -> Boolean.toString(f.refund())), claimsJson(wanted), owner);
         Map<Long, JobState> finished = new HashMap<>(rows.size() * 2);
         List<ClaimedJob> jobs = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
@@ -238,23 +242,6 @@ public final class JobStore {
                     .append(",\"priority\":").append(c.after().priority())
                     .append(",\"run_at_us\":").append(c.after().runAtMicros())
                     .append(",\"id\":").append(c.after().id()).append('}');
-        }
-        return json.append(']').toString();
-    }
-
-    private static String outcomesJson(List<Finish> outcomes) {
-        StringBuilder json = new StringBuilder(2 + outcomes.size() * 80).append('[');
-        for (Finish f : outcomes) {
-            if (json.length() > 1) {
-                json.append(',');
-            }
-            json.append("{\"id\":").append(f.id())
-                    .append(",\"lease\":").append(f.lease())
-                    .append(",\"state\":\"").append(f.state().dbName()).append('"')
-                    .append(",\"delay_ms\":").append(f.delayMs())
-                    .append(",\"error\":");
-            Json.string(json, f.error());
-            json.append(",\"refund\":").append(f.refund()).append('}');
         }
         return json.append(']').toString();
     }
