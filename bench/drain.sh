@@ -11,8 +11,8 @@
 #                                     measured rounds do not measure the JIT compiler at work
 # Needs: target/weir-server.jar (./mvnw package), curl, python3, psql (and pgbench for the ceiling), and a
 # PostgreSQL reached through the usual libpq variables (PGHOST, PGPORT, PGUSER; default 127.0.0.1:5432,
-# postgres). It uses the database weir_bench. Each round's rate comes from the jobs' own timestamps: first start
-# to last finish.
+# postgres). It uses the database weir_bench. Each round starts from an empty weir.jobs, and its rate comes from
+# the jobs' own timestamps: first start to last finish.
 set -euo pipefail
 JOBS=${1:-20000}; WORKERS=${2:-16}; ROUNDS=${3:-3}
 WARMUP_SECONDS=${WARMUP_SECONDS:-60}
@@ -54,6 +54,10 @@ trap stop_server EXIT
 drain_once() {
   curl -sf -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default/pause"
   until paused; do sleep 0.1; done
+  # Each round starts from an empty table, as run.sh's drains and the ceiling's claim cells (a freshly loaded,
+  # vacuumed table) do: otherwise every round drains a bigger table than the last, and Weir's vacuum of it, which
+  # runs during the drains, takes longer each round.
+  psql -d weir_bench -qc "TRUNCATE weir.jobs"
   first=$(psql -d weir_bench -qAtc "SELECT coalesce(max(id), 0) + 1 FROM weir.jobs")
   for _ in $(seq 1 $((JOBS / 1000))); do
     curl -sf -o /dev/null -XPOST -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/jobs/batch" -H 'Content-Type: application/json' -d "$batch"
