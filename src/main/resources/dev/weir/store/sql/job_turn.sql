@@ -1,5 +1,5 @@
 -- One turn of the engine in one statement: records a batch of attempt outcomes, and claims the next jobs of one queue
--- (ADR 0026). Either part may be empty: no outcomes ('[]') for a plain claim, no claims ('[]') for outcomes alone.
+-- (ADR 0026). Either part may be empty: no outcomes (empty arrays, '{}') for a plain claim, no claims ('[]') for outcomes alone.
 -- As one statement it is one round trip, and outside a transaction it commits by itself: one more round trip saved.
 --
 -- Outcomes. Each names its attempt by (id, lease) and applies only while that attempt is still running: a late
