@@ -1,5 +1,6 @@
 -- One turn of the engine in one statement: records a batch of attempt outcomes, and claims the next jobs of one queue
--- (ADR 0026). Either part may be empty: no outcomes (empty arrays, '{}') for a plain claim, no claims ('[]') for outcomes alone.
+-- (ADR 0026). Either part may be empty: no outcomes (empty arrays, '{}') for a plain claim, no claims ('[]') for
+-- outcomes alone.
 -- As one statement it is one round trip, and outside a transaction it commits by itself: one more round trip saved.
 --
 -- Outcomes. Each names its attempt by (id, lease) and applies only while that attempt is still running: a late
@@ -47,7 +48,7 @@ outcome AS (
          AS o(id, lease, state, delay_ms, error, refund)
 ),
 -- The rows are found through the primary key alone (id = ANY of the ids themselves, not of a subquery), and locked
--- whatever their lease: the lease and the state are checked only when updating. With state = 'running' here the
+-- whatever their lease: the lease is matched in decided, the state when updating. With state = 'running' here the
 -- planner liked to scan the whole jobs_running index, dead entries and all, for a batch of a few ids; the lease
 -- checked here cost a join per turn, and a late outcome (the one that does not match) is rare.
 locked AS (
