@@ -1,6 +1,6 @@
 package dev.weir.admin;
 
-import jakarta.json.Json;
+import dev.weir.json.Jsonp;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -32,7 +32,8 @@ public class ApiError extends RuntimeException {
 
     static Response body(int status, String code, String message) {
         return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(Json.createObjectBuilder().add("error", code).add("message", message == null ? "" : message)
+                .entity(Jsonp.PROVIDER.createObjectBuilder().add("error", code)
+                        .add("message", message == null ? "" : message)
                         .build())
                 .build();
     }

@@ -5,7 +5,7 @@ import dev.weir.api.InvalidJobException;
 import dev.weir.api.QueueFullException;
 import dev.weir.api.UnknownQueueException;
 import dev.weir.concurrency.RetryAfter;
-import jakarta.json.Json;
+import dev.weir.json.Jsonp;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -51,7 +51,7 @@ public final class ErrorMappers {
             Admission.Refused r = e.refusal();
             return Response.status(429).type(MediaType.APPLICATION_JSON_TYPE)
                     .header("Retry-After", Long.toString(RetryAfter.headerSeconds(r.retryAfter())))
-                    .entity(Json.createObjectBuilder()
+                    .entity(Jsonp.PROVIDER.createObjectBuilder()
                             .add("error", "queue_full")
                             .add("queue", r.queue())
                             .add("outstanding", r.outstanding())

@@ -1,6 +1,7 @@
 package dev.weir.admin;
 
 import dev.weir.config.WeirConfiguration;
+import dev.weir.json.Jsonp;
 import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.JobView;
@@ -11,7 +12,6 @@ import dev.weir.submit.Submissions;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
@@ -71,13 +71,13 @@ public class JobsResource {
         JobStore.Inserted inserted = submitter.insertValidated(List.of(job)).get(0);
         if (inserted.duplicate()) {
             // A unique job that exists already: the existing one, not a new one (DESIGN §7a).
-            return Response.ok(Json.createObjectBuilder().add("id", inserted.id())
+            return Response.ok(Jsonp.PROVIDER.createObjectBuilder().add("id", inserted.id())
                     .add("state", inserted.state().dbName()).add("duplicate", true).build()).build();
         }
         // Relative to the API root (/api/), so the header reads /api/jobs/<id>.
         return Response.created(URI.create("jobs/" + inserted.id()))
-                .entity(Json.createObjectBuilder().add("id", inserted.id()).add("state", inserted.state().dbName())
-                        .build())
+                .entity(Jsonp.PROVIDER.createObjectBuilder().add("id", inserted.id())
+                        .add("state", inserted.state().dbName()).build())
                 .build();
     }
 
@@ -102,8 +102,8 @@ public class JobsResource {
         for (int i = 0; i < array.size(); i++) {
             jobs.add(toNewJob(JobRequestParser.parse(array.get(i), "job [" + i + "]"), now));
         }
-        JsonArrayBuilder ids = Json.createArrayBuilder();
-        JsonArrayBuilder duplicates = Json.createArrayBuilder();
+        JsonArrayBuilder ids = Jsonp.PROVIDER.createArrayBuilder();
+        JsonArrayBuilder duplicates = Jsonp.PROVIDER.createArrayBuilder();
         boolean anyDuplicate = false;
         for (JobStore.Inserted j : submitter.insertValidated(jobs)) {
             ids.add(j.id());
@@ -112,7 +112,7 @@ public class JobsResource {
                 anyDuplicate = true;
             }
         }
-        JsonObjectBuilder answer = Json.createObjectBuilder().add("ids", ids);
+        JsonObjectBuilder answer = Jsonp.PROVIDER.createObjectBuilder().add("ids", ids);
         if (anyDuplicate) {
             // Unique jobs that existed already (DESIGN §7a): their ids are in "ids" too, in the batch's order.
             answer.add("duplicates", duplicates);
@@ -142,9 +142,9 @@ public class JobsResource {
                 name -> configuration.settings().queue(name).isPresent());
         JobStore.JobPage page = transactor.inNewTransaction(sql -> JobStore.list(sql, q.before(), q.state(), q.queue(),
                 q.kind(), q.limit(), Math.max(LIST_LOOK_AT, q.limit())));
-        JsonArrayBuilder jobs = Json.createArrayBuilder();
+        JsonArrayBuilder jobs = Jsonp.PROVIDER.createArrayBuilder();
         page.jobs().forEach(j -> jobs.add(summary(j)));
-        JsonObjectBuilder b = Json.createObjectBuilder().add("jobs", jobs);
+        JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder().add("jobs", jobs);
         Long next = nextBefore(page, q.limit(), Math.max(LIST_LOOK_AT, q.limit()));
         if (next == null) {
             b.addNull("nextBefore");
@@ -216,7 +216,8 @@ public class JobsResource {
             throw new ApiError(404, "unknown_queue", "queue: '" + queue + "' is not configured (see weir.queues)");
         }
         JobOperations.BulkRetry done = operations.retryDiscarded(queue, kind);
-        return Json.createObjectBuilder().add("retried", done.retried()).add("skipped", done.skipped()).build();
+        return Jsonp.PROVIDER.createObjectBuilder().add("retried", done.retried()).add("skipped", done.skipped())
+                .build();
     }
 
     private static String filterString(JsonObject filter, String field) {
@@ -251,7 +252,7 @@ public class JobsResource {
             throw new ApiError(413, "payload_too_large", "the request body is larger than " + maxChars
                     + " characters");
         }
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+        try (JsonReader reader = Jsonp.PROVIDER.createReader(new StringReader(body))) {
             return reader.readValue();
         } catch (JsonParsingException e) {
             throw new ApiError(400, "malformed_json", "the body is not valid JSON: " + e.getMessage());
@@ -263,8 +264,8 @@ public class JobsResource {
     static JsonObject view(JobView job) {
         JsonObjectBuilder b = head(job.id(), job.kind(), job.queue(), job.state(), job.attempt(), job.maxAttempts(),
                 job.priority(), job.runAt(), job.createdAt(), job.attemptedAt(), job.finalizedAt());
-        try (JsonReader errors = Json.createReader(new StringReader(job.errorsJson()));
-                JsonReader args = Json.createReader(new StringReader(job.argsJson()))) {
+        try (JsonReader errors = Jsonp.PROVIDER.createReader(new StringReader(job.errorsJson()));
+                JsonReader args = Jsonp.PROVIDER.createReader(new StringReader(job.argsJson()))) {
             b.add("errors", errors.readArray());
             b.add("args", args.readValue());
         }
@@ -290,7 +291,7 @@ public class JobsResource {
         if (progressJson == null) {
             b.addNull("progress");
         } else {
-            try (JsonReader progress = Json.createReader(new StringReader(progressJson))) {
+            try (JsonReader progress = Jsonp.PROVIDER.createReader(new StringReader(progressJson))) {
                 b.add("progress", progress.readObject());
             }
         }
@@ -299,7 +300,7 @@ public class JobsResource {
     /** The fields a job's full view and its summary in the list share. */
     private static JsonObjectBuilder head(long id, String kind, String queue, JobState state, int attempt,
             int maxAttempts, int priority, Instant runAt, Instant createdAt, Instant attemptedAt, Instant finalizedAt) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder()
                 .add("id", id)
                 .add("kind", kind)
                 .add("queue", queue)

@@ -1,8 +1,8 @@
 package dev.weir.admin;
 
+import dev.weir.json.Jsonp;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
@@ -24,13 +24,13 @@ public class MeResource {
 
     @GET
     public JsonObject me() {
-        JsonArrayBuilder roles = Json.createArrayBuilder();
+        JsonArrayBuilder roles = Jsonp.PROVIDER.createArrayBuilder();
         for (String role : new String[] {Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN}) {
             if (security.isUserInRole(role)) {
                 roles.add(role);
             }
         }
-        return Json.createObjectBuilder()
+        return Jsonp.PROVIDER.createObjectBuilder()
                 .add("user", security.getUserPrincipal().getName())
                 .add("roles", roles)
                 .build();

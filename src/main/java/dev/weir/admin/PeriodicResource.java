@@ -2,6 +2,7 @@ package dev.weir.admin;
 
 import dev.weir.config.Periodic;
 import dev.weir.config.WeirConfiguration;
+import dev.weir.json.Jsonp;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import dev.weir.metrics.Submitted;
@@ -10,7 +11,6 @@ import dev.weir.submit.Announcer;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -47,7 +47,7 @@ public class PeriodicResource {
     @GET
     public JsonArray list() {
         Map<String, JobStore.PeriodicState> states = transactor.inNewTransaction(JobStore::periodicStates);
-        JsonArrayBuilder all = Json.createArrayBuilder();
+        JsonArrayBuilder all = Jsonp.PROVIDER.createArrayBuilder();
         for (Periodic p : configuration.settings().periodic()) {
             all.add(view(p, states.get(p.name())));
         }
@@ -85,7 +85,7 @@ public class PeriodicResource {
                 p.argsJson())).orElseThrow(PeriodicResource::notRegistered);
         announcer.afterCommit(List.of(p.queue()));
         Submitted.one(metrics, p.queue(), p.kind(), id, "available");
-        return Response.status(201).entity(Json.createObjectBuilder().add("id", id).build()).build();
+        return Response.status(201).entity(Jsonp.PROVIDER.createObjectBuilder().add("id", id).build()).build();
     }
 
     private Response setPaused(String name, boolean paused) {
@@ -107,7 +107,7 @@ public class PeriodicResource {
     }
 
     private static JsonObject view(Periodic p, JobStore.PeriodicState state) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder()
                 .add("name", p.name())
                 .add("schedule", p.schedule().toString())
                 .add("timeZone", p.zone().getId())

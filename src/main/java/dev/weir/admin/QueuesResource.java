@@ -8,6 +8,7 @@ import dev.weir.config.WeirConfiguration;
 import dev.weir.dispatch.Engine;
 import dev.weir.dispatch.RunningEngine;
 import dev.weir.concurrency.AdmissionGauge;
+import dev.weir.json.Jsonp;
 import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JobState;
 import dev.weir.submit.AdmissionControl;
@@ -16,7 +17,6 @@ import dev.weir.store.JtaTransactor;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -53,7 +53,7 @@ public class QueuesResource {
     @GET
     public JsonArray list() {
         Snapshot s = snapshot();
-        JsonArrayBuilder queues = Json.createArrayBuilder();
+        JsonArrayBuilder queues = Jsonp.PROVIDER.createArrayBuilder();
         for (QueueSettings q : configuration.settings().queues()) {
             queues.add(view(q, s));
         }
@@ -104,12 +104,12 @@ public class QueuesResource {
     }
 
     private JsonObject view(QueueSettings q, Snapshot s) {
-        JsonObjectBuilder counts = Json.createObjectBuilder();
+        JsonObjectBuilder counts = Jsonp.PROVIDER.createObjectBuilder();
         Map<JobState, Long> byState = s.counts().getOrDefault(q.name(), Map.of());
         for (JobState state : JobState.values()) {
             counts.add(state.dbName(), byState.getOrDefault(state, 0L));
         }
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder()
                 .add("name", q.name())
                 .add("paused", s.paused().contains(q.name()))
                 .add("counts", counts);
@@ -124,7 +124,7 @@ public class QueuesResource {
             b.addNull("rateLimit");
         } else {
             // On this instance: each instance has a bucket of its own per rate-limited queue (DESIGN §3.4).
-            b.add("rateLimit", Json.createObjectBuilder()
+            b.add("rateLimit", Jsonp.PROVIDER.createObjectBuilder()
                     .add("rate", bucket.rate())
                     .add("burst", bucket.burst())
                     .add("tokens", bucket.available()));
@@ -135,7 +135,7 @@ public class QueuesResource {
         } else {
             // Outstanding: the queue's jobs that hold an admission slot and are not terminal (ADR 0011). Refusals (and
             // the older name refused): on this instance, since it started.
-            b.add("admission", Json.createObjectBuilder()
+            b.add("admission", Jsonp.PROVIDER.createObjectBuilder()
                     .add("maxPending", gauge.limit())
                     .add("outstanding", s.outstanding().getOrDefault(q.name(), 0L))
                     .add("refusals", gauge.refusals())
@@ -146,7 +146,7 @@ public class QueuesResource {
 
     static JsonObject capacity(CapacityReport report) {
         if (report instanceof CapacityReport.Weighted w) {
-            return Json.createObjectBuilder()
+            return Jsonp.PROVIDER.createObjectBuilder()
                     .add("mode", "weighted")
                     .add("minWorkers", w.minWorkers())
                     .add("weight", w.weight())
@@ -155,7 +155,7 @@ public class QueuesResource {
                     .build();
         }
         CapacityReport.HardReserved h = (CapacityReport.HardReserved) report;
-        return Json.createObjectBuilder()
+        return Jsonp.PROVIDER.createObjectBuilder()
                 .add("mode", "hard-reserved")
                 .add("maxWorkers", h.maxWorkers())
                 .add("inFlight", h.inFlight())

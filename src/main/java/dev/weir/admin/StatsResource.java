@@ -1,12 +1,12 @@
 package dev.weir.admin;
 
 import dev.weir.config.WeirConfiguration;
+import dev.weir.json.Jsonp;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
@@ -46,14 +46,15 @@ public class StatsResource {
         }
         List<JobStore.FinalizedCount> counts = transactor.inNewTransaction(sql -> JobStore.finalizedPerBucket(sql,
                 window.fromEpochSecond(), window.toEpochSecond(), window.bucketSeconds(), q));
-        JsonArrayBuilder buckets = Json.createArrayBuilder();
+        JsonArrayBuilder buckets = Jsonp.PROVIDER.createArrayBuilder();
         for (Throughput.Bucket b : window.fill(counts)) {
-            buckets.add(Json.createObjectBuilder()
+            buckets.add(Jsonp.PROVIDER.createObjectBuilder()
                     .add("at", b.at().toString())
                     .add("completed", b.completed())
                     .add("discarded", b.discarded())
                     .add("cancelled", b.cancelled()));
         }
-        return Json.createObjectBuilder().add("bucketSeconds", window.bucketSeconds()).add("buckets", buckets).build();
+        return Jsonp.PROVIDER.createObjectBuilder().add("bucketSeconds", window.bucketSeconds()).add("buckets", buckets)
+                .build();
     }
 }

@@ -1,5 +1,6 @@
 package dev.weir.config;
 
+import dev.weir.json.Jsonp;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -140,7 +141,7 @@ public final class SettingsReader {
                     + " (a periodic job cannot go to a queue with max-pending yet)");
         }
         String args = value(prefix + "args").orElse("{}");
-        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(args))) {
+        try (jakarta.json.JsonReader reader = Jsonp.PROVIDER.createReader(new java.io.StringReader(args))) {
             reader.readObject();
         } catch (RuntimeException e) {
             throw new InvalidConfigurationException("INVALID_CRON_ARGS",

@@ -7,6 +7,7 @@ import dev.weir.api.Admission;
 import dev.weir.api.JobKind;
 import dev.weir.api.JobRequest;
 import dev.weir.config.WeirConfiguration;
+import dev.weir.json.Jsonp;
 import dev.weir.submit.DefaultJobSubmitter;
 import dev.weir.submit.GroupCommit;
 import dev.weir.submit.Submissions;
@@ -15,7 +16,6 @@ import dev.weir.admin.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -90,7 +90,7 @@ public class DiagnosticsResource {
                     return 1;
                 }
                 : () -> submitter.submitAll(copies).size());
-        JsonObjectBuilder answer = Json.createObjectBuilder().add("jobs", r.jobs()).add("calls", r.calls())
+        JsonObjectBuilder answer = Jsonp.PROVIDER.createObjectBuilder().add("jobs", r.jobs()).add("calls", r.calls())
                 .add("errors", r.errors()).add("seconds", r.seconds())
                 .add("groupCommits", submitter.groupCounts().groups() - groupsBefore.groups());
         if (r.firstError() != null) {
@@ -110,7 +110,7 @@ public class DiagnosticsResource {
     }
 
     private static JsonObject parse(String json) {
-        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+        try (JsonReader reader = Jsonp.PROVIDER.createReader(new StringReader(json))) {
             return reader.readObject();
         }
     }
@@ -139,7 +139,7 @@ public class DiagnosticsResource {
         boolean rollback = request.getBoolean("rollback", false);
         boolean tryOnly = request.getBoolean("try", false);
         transaction.begin();
-        JsonObjectBuilder answer = Json.createObjectBuilder();
+        JsonObjectBuilder answer = Jsonp.PROVIDER.createObjectBuilder();
         try {
             if (tryOnly) {
                 Admission a = submitter.trySubmitJson(job.kind(), job.argsJson(), job.options());

@@ -3,6 +3,7 @@ package dev.weir.dispatch;
 import dev.weir.api.JobContext;
 import dev.weir.api.Progress;
 import dev.weir.concurrency.Permit;
+import dev.weir.json.Jsonp;
 import dev.weir.store.ClaimedJob;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -155,7 +156,7 @@ final class Attempt implements JobContext<Object> {
     public boolean progress(Progress progress) {
         String checkpointJson = progress.checkpointJson();
         if (checkpointJson != null) {
-            try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(checkpointJson))) {
+            try (jakarta.json.JsonReader reader = Jsonp.PROVIDER.createReader(new java.io.StringReader(checkpointJson))) {
                 reader.readValue();
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("checkpoint is not JSON: " + e.getMessage(), e);

@@ -1,8 +1,8 @@
 package dev.weir.security;
 
+import dev.weir.json.Jsonp;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.security.enterprise.AuthenticationStatus;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
@@ -58,7 +58,7 @@ public class BasicAuthentication implements HttpAuthenticationMechanism {
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
         try {
-            response.getWriter().write(Json.createObjectBuilder()
+            response.getWriter().write(Jsonp.PROVIDER.createObjectBuilder()
                     .add("error", "unauthorized").add("message", message).build().toString());
             // Committed now: after a refusal Liberty's audit step decodes a "Basic" header once more and, when that
             // header is not Base64, fails with an exception that would otherwise turn this 401 into a 500.

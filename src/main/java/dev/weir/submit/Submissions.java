@@ -5,8 +5,8 @@ import dev.weir.api.JobKind;
 import dev.weir.api.JobOptions;
 import dev.weir.api.UnknownQueueException;
 import dev.weir.config.WeirSettings;
+import dev.weir.json.Jsonp;
 import dev.weir.store.NewJob;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
@@ -79,7 +79,7 @@ public final class Submissions {
             return null;
         }
         JsonValue value;
-        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+        try (JsonReader reader = Jsonp.PROVIDER.createReader(new StringReader(json))) {
             value = reader.readValue();
         } catch (JsonException e) {
             throw new InvalidJobException("invalid_args", "args must be a JSON object: " + e.getMessage(), e);

@@ -1,7 +1,7 @@
 package dev.weir.submit;
 
 import dev.weir.api.Unique;
-import jakarta.json.Json;
+import dev.weir.json.Jsonp;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -50,7 +50,7 @@ public final class UniqueKey {
 
     /** JSON with object members in key order and no spacing, so equal values give equal text. */
     static String canonical(String json) {
-        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+        try (JsonReader reader = Jsonp.PROVIDER.createReader(new StringReader(json))) {
             StringBuilder out = new StringBuilder(json.length());
             write(reader.readValue(), out);
             return out.toString();
@@ -68,7 +68,7 @@ public final class UniqueKey {
                         out.append(',');
                     }
                     first = false;
-                    out.append(Json.createValue(e.getKey()).toString()).append(':');
+                    out.append(Jsonp.PROVIDER.createValue(e.getKey()).toString()).append(':');
                     write(e.getValue(), out);
                 }
                 out.append('}');
@@ -84,7 +84,7 @@ public final class UniqueKey {
                 }
                 out.append(']');
             }
-            case STRING -> out.append(Json.createValue(((JsonString) value).getString()).toString());
+            case STRING -> out.append(Jsonp.PROVIDER.createValue(((JsonString) value).getString()).toString());
             default -> out.append(value.toString());
         }
     }
