@@ -198,6 +198,57 @@ class AdmissionIT {
     }
 
     @Test
+    void aBurstOfSingleSubmissionsFillsAPausedBoundedQueueExactly() throws Exception {
+        // Concurrent single submissions share group commits (ADR 0030), and each is admitted on its own, all or
+        // nothing, inside its group's transaction: however the burst falls into groups, exactly max-pending of them
+        // get in and every other one is refused, none left waiting.
+        assertEquals(204, post("/api/queues/bounded/pause", "").status());
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        int submitters = 80;
+        ExecutorService pool = Executors.newFixedThreadPool(submitters);
+        try (Connection db = DriverManager.getConnection(DB_URL, "postgres", "")) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> outstandingInDatabase(db) == 0);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<Future<Integer>> statuses = new ArrayList<>();
+            String job = "{\"kind\": \"weir.noop\", \"queue\": \"bounded\"}";
+            for (int i = 0; i < submitters; i++) {
+                statuses.add(pool.submit(() -> {
+                    go.await();
+                    return http.send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/jobs"))
+                            .timeout(Duration.ofSeconds(60))
+                            .header("Authorization", TestUser.SUBMITTER.authorization())
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(job)).build(),
+                            HttpResponse.BodyHandlers.ofString()).statusCode();
+                }));
+            }
+            go.countDown();
+            int admitted = 0;
+            int refused = 0;
+            for (Future<Integer> f : statuses) {
+                int status = f.get(90, TimeUnit.SECONDS);
+                if (status == 201) {
+                    admitted++;
+                } else if (status == 429) {
+                    refused++;
+                } else {
+                    throw new AssertionError("unexpected status " + status);
+                }
+            }
+            assertEquals(50, admitted, "admitted (refused " + refused + ")");
+            assertEquals(submitters - 50, refused);
+            assertEquals(50, outstandingInDatabase(db));
+            assertEquals(50, get("/api/queues/bounded").json().getJsonObject("admission").getInt("outstanding"));
+        } finally {
+            pool.shutdownNow();
+            post("/api/queues/bounded/resume", "");
+        }
+        try (Connection db = DriverManager.getConnection(DB_URL, "postgres", "")) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> outstandingInDatabase(db) == 0);
+        }
+    }
+
+    @Test
     void aRolledBackSubmissionGivesItsRoomBackAndARefusalLeavesTheTransactionUsable() {
         // tiny admits one job; paused, so nothing leaves it while the test looks.
         assertEquals(204, post("/api/queues/tiny/pause", "").status());
