@@ -33,12 +33,14 @@ window_slots AS (
     LIMIT ?4
 ),
 -- Those that look free in this statement's snapshot: no job, a job that no longer exists, or a terminal one. Read,
--- not locked, and computed once however many readers follow.
+-- not locked, and computed once however many readers follow. Each slot's job is looked up by its primary key, one
+-- probe per slot of the window: joined to weir.jobs instead, the planner hashed the whole table whenever its
+-- statistics said the table was small (a server without autovacuum), a cost that grew with the table.
 candidate AS (
     SELECT o.slot, o.job_id, o.assigned_at
     FROM window_slots AS o
-    LEFT JOIN weir.jobs AS j ON j.id = o.job_id
-    WHERE j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded')
+    WHERE coalesce((SELECT j.state FROM weir.jobs AS j WHERE j.id = o.job_id), 'completed')
+          IN ('completed', 'cancelled', 'discarded')
 ),
 -- Lock only when at least k slots look free: a refusal for want of room locks nothing, so a refusal inside a
 -- long caller transaction holds no slot.

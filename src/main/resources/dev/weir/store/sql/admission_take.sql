@@ -33,8 +33,9 @@ candidate AS (
     UNION ALL
     SELECT o.slot, o.job_id, o.assigned_at, 1
     FROM window_slots AS o
-    LEFT JOIN weir.jobs AS j ON j.id = o.job_id
-    WHERE j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded')
+    -- By primary key, one probe per slot, as in admission_admit.sql: never a hash of the whole table.
+    WHERE coalesce((SELECT j.state FROM weir.jobs AS j WHERE j.id = o.job_id), 'completed')
+          IN ('completed', 'cancelled', 'discarded')
 ),
 taken AS (
     SELECT s.slot
