@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -201,14 +202,14 @@ class AdmissionIT {
     void aBurstOfSingleSubmissionsFillsAPausedBoundedQueueExactly() throws Exception {
         // Concurrent single submissions share group commits (ADR 0030), and each is admitted on its own, all or
         // nothing, inside its group's transaction: however the burst falls into groups, exactly max-pending of them
-        // get in and every other one is refused, none left waiting.
+        // get in and every other one is refused.
         assertEquals(204, post("/api/queues/bounded/pause", "").status());
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         int submitters = 80;
         ExecutorService pool = Executors.newFixedThreadPool(submitters);
         try (Connection db = DriverManager.getConnection(DB_URL, "postgres", "")) {
             await().atMost(Duration.ofSeconds(60)).until(() -> outstandingInDatabase(db) == 0);
-            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
             List<Future<Integer>> statuses = new ArrayList<>();
             String job = "{\"kind\": \"weir.noop\", \"queue\": \"bounded\"}";
             for (int i = 0; i < submitters; i++) {
