@@ -51,7 +51,7 @@ final class Completer {
     /** The longest an outcome waits for others to join its batch. */
     static final Duration LINGER = Duration.ofMillis(2);
     private static final Logger LOG = Logger.getLogger(Completer.class.getName());
-    private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
+    private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(1);
 
     record Settled(Attempt attempt, Finish finish) {
     }

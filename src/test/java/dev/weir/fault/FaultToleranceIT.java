@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -147,6 +148,8 @@ class FaultToleranceIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> db.count(
                 "SELECT count(*) FROM weir.jobs WHERE state = 'running'") >= 8);
 
+        String names = "'" + cluster.instanceName(0) + "', '" + cluster.instanceName(1) + "'";
+
         db.stop();
         long stoppedAt = System.nanoTime();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
@@ -156,6 +159,12 @@ class FaultToleranceIT {
         db.start();
         long startedAt = System.nanoTime();
         String restartedAt = db.text("SELECT now()::text");
+        // Both instances write a heartbeat again well within rescue-after of the restart: neither is stuck in a
+        // hidden retry of its data access layer (ADR 0031), so neither can look silent to the other's rescuer.
+        await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100)).until(() -> db.count(
+                "SELECT count(*) FROM weir.instances WHERE id IN (" + names + ") AND heartbeat_at > '" + restartedAt
+                        + "'") == 2);
+        long heartbeatsAfter = (System.nanoTime() - startedAt) / 1_000_000;
         await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100)).until(() ->
                 cluster.server(0).status("/health/ready") == 200 && cluster.server(1).status("/health/ready") == 200);
         long upAfter = (System.nanoTime() - startedAt) / 1_000_000;
@@ -164,12 +173,16 @@ class FaultToleranceIT {
         long doneAfter = (System.nanoTime() - startedAt) / 1_000_000;
         long firstOutcomeAfter = db.count("SELECT (extract(epoch FROM min(finalized_at) - '" + restartedAt
                 + "'::timestamptz) * 1000)::bigint FROM weir.jobs WHERE finalized_at > '" + restartedAt + "'");
-        System.out.println("FAULT database stopped 10 s: readiness DOWN " + downAfter + " ms after the stop, UP again "
-                + upAfter + " ms after the restart, first outcome recorded " + firstOutcomeAfter + " ms after it, all "
-                + ids.size() + " jobs completed " + doneAfter + " ms after it");
+        System.out.println("FAULT database stopped 10 s: readiness DOWN " + downAfter + " ms after the stop; after the "
+                + "restart both heartbeats written within " + heartbeatsAfter + " ms, readiness UP again within "
+                + upAfter + " ms, first outcome recorded " + firstOutcomeAfter + " ms after it, all " + ids.size()
+                + " jobs completed within " + doneAfter + " ms");
+        assertTrue(heartbeatsAfter < WeirCluster.RESCUE_AFTER.toMillis(), "both instances' heartbeats came back "
+                + heartbeatsAfter + " ms after the restart, rescue-after is " + WeirCluster.RESCUE_AFTER);
         // The instances were alive throughout: none may take another for dead because the database was away.
         assertEquals(0, db.count("SELECT count(*) FROM weir.jobs WHERE id > " + since + " AND attempt > 1"),
-                "jobs rescued from instances that were alive");
+                () -> "jobs rescued from instances that were alive (database restarted at " + restartedAt + "): "
+                        + extraAttempts() + "\n" + maintenanceLines());
         assertEachExtraAttemptExplained();
         awaitPermitsBack(0, 1);
     }
@@ -408,6 +421,28 @@ class FaultToleranceIT {
         assertEquals(0, db.count("SELECT count(*) FROM weir.jobs, jsonb_array_elements(errors) AS e WHERE id > " + since
                 + " AND state = 'completed' AND e->>'error' NOT LIKE 'rescued:%' AND e->>'error' NOT LIKE 'abandoned:%'"),
                 "every extra attempt was caused by a rescue or a hand-back");
+    }
+
+    /** The causes of this test's extra attempts, with when they happened and each instance's last heartbeat. */
+    private String extraAttempts() {
+        return db.text("SELECT coalesce(string_agg(e->>'error' || ' at ' || (e->>'at'), '; ' ORDER BY e->>'at'), '')"
+                + " || ' | instances: ' || (SELECT coalesce(string_agg(id || ' heartbeat ' || heartbeat_at, ', '), '')"
+                + " FROM weir.instances) FROM weir.jobs, jsonb_array_elements(errors) AS e WHERE id > " + since);
+    }
+
+    /** What each instance logged about its maintenance and its connections, for a failure's message. */
+    private String maintenanceLines() {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < cluster.size(); i++) {
+            String lines = cluster.server(i).log().lines()
+                    .filter(l -> l.contains("maintenance") || l.contains("leads") || l.contains("outcomes")
+                            || l.contains("J2CA") || l.contains("DSRA"))
+                    .map(l -> l.length() > 300 ? l.substring(0, 300) : l)
+                    .collect(Collectors.joining("\n"));
+            out.append("instance ").append(i).append(":\n")
+                    .append(lines.length() > 6000 ? lines.substring(lines.length() - 6000) : lines).append('\n');
+        }
+        return out.toString();
     }
 
     /** Every permit is back on the given instances once no job is running. */
