@@ -430,14 +430,34 @@ final class Scenarios {
         }
         report.add(Figure.of("admission", "single POST /api/jobs, 16 clients, max-pending", medianRate(admitted),
                 "jobs/s").against("single, no bound, alternating", medianRate(plain)).ratioAtLeast(0.8));
-        JsonArrayBuilder singleNone = Json.createArrayBuilder();
-        plain.forEach(e -> singleNone.add(e.json()));
-        JsonArrayBuilder singleBounded = Json.createArrayBuilder();
-        admitted.forEach(e -> singleBounded.add(e.json()));
+        // The same from the server's own threads: no HTTP in front, so admission's own cost shows.
+        List<Enqueued> plainInProcess = new ArrayList<>();
+        List<Enqueued> admittedInProcess = new ArrayList<>();
+        for (int r = 0; r <= options.rounds(); r++) {
+            Enqueued a = inProcess(t, ENQUEUE, 1);
+            Enqueued b = inProcess(t, BOUNDED, 1);
+            log("admission in-process single submits round %d: none %.0f jobs/s, bounded %.0f jobs/s%s", r,
+                    a.serverRate(), b.serverRate(), r == 0 ? " (warm-up)" : "");
+            if (r > 0) {
+                plainInProcess.add(a);
+                admittedInProcess.add(b);
+            }
+        }
+        report.add(Figure.of("admission", "single in-process JobSubmitter, 16 threads, max-pending",
+                medianRate(admittedInProcess), "jobs/s")
+                .against("in-process single, no bound, alternating", medianRate(plainInProcess)).ratioAtLeast(0.8));
         report.details("admission", Json.createObjectBuilder()
                 .add("maxPending", options.maxPending())
                 .add("drainNone", json(none)).add("drainBounded", json(bounded))
-                .add("singleNone", singleNone).add("singleBounded", singleBounded).build());
+                .add("singleNone", jsonEnqueued(plain)).add("singleBounded", jsonEnqueued(admitted))
+                .add("singleInProcessNone", jsonEnqueued(plainInProcess))
+                .add("singleInProcessBounded", jsonEnqueued(admittedInProcess)).build());
+    }
+
+    private static JsonArrayBuilder jsonEnqueued(List<Enqueued> rounds) {
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        rounds.forEach(e -> array.add(e.json()));
+        return array;
     }
 
     // ---- cost -----------------------------------------------------------------------------------------------------

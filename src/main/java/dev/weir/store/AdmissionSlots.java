@@ -118,16 +118,10 @@ public final class AdmissionSlots {
         long window = (long) k + WINDOW_SLACK;
         int start = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
         while (true) {
-            List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, json, queue, k, window, start);
+            List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, json, queue, k, window, start, false);
             Object[] first = rows.get(0);
             if (first[0] != null) {
-                List<JobStore.Inserted> inserted = new ArrayList<>(rows.size());
-                for (Object[] row : rows) {
-                    inserted.add(new JobStore.Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
-                            Rows.stringAt(row, 2)));
-                }
-                inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
-                return new Result(inserted, null, 0, 0);
+                return new Result(inserted(rows), null, 0, 0);
             }
             long free = Rows.longAt(first, 3);
             long taken = Rows.longAt(first, 4);
@@ -139,6 +133,31 @@ public final class AdmissionSlots {
             }
             return Result.refused(queue, k, free < k ? free : taken);
         }
+    }
+
+    /**
+     * Admits independent submissions of one job each to bounded queue {@code queue} in one statement, as many as it
+     * can take slots for in one window of {@code jobs.size() + 32} slots: the first jobs of the list, in order, one
+     * slot each. Answers their rows (possibly none); the caller submits the others one by one with {@link #insert},
+     * which widens the window and refuses properly. Never waits for a lock.
+     */
+    public static List<JobStore.Inserted> admitEach(Sql sql, String queue, List<NewJob> jobs, int maxPending) {
+        int k = jobs.size();
+        int start = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
+        List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, JobStore.json(jobs), queue, k, (long) k + WINDOW_SLACK,
+                start, true);
+        return rows.get(0)[0] == null ? List.of() : inserted(rows);
+    }
+
+    /** The inserted jobs' rows in id order, which is their order in the statement's input. */
+    private static List<JobStore.Inserted> inserted(List<Object[]> rows) {
+        List<JobStore.Inserted> inserted = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            inserted.add(new JobStore.Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
+                    Rows.stringAt(row, 2)));
+        }
+        inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
+        return inserted;
     }
 
     /**

@@ -28,6 +28,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The {@link JobSubmitter} applications inject. Inside the caller's JTA transaction it joins that transaction: the
@@ -118,8 +119,8 @@ public class DefaultJobSubmitter implements JobSubmitter {
 
     /**
      * Stores a group of submissions in one new transaction: the submissions whose jobs are all plain and go to
-     * unbounded queues in one statement, every other one with its own statements (admission's all or nothing holds
-     * per submission). A statement that fails rolls the whole group back, and each submission is then run alone. The
+     * unbounded queues in one statement, the single plain jobs of each bounded queue in one statement as far as it
+     * finds room, every other one with its own statements (admission's all or nothing holds per submission). A statement that fails rolls the whole group back, and each submission is then run alone. The
      * queues are woken and the jobs recorded once the group has committed.
      */
     private List<Answer> runGroup(List<List<NewJob>> group) {
@@ -142,13 +143,23 @@ public class DefaultJobSubmitter implements JobSubmitter {
         Answer[] answers = new Answer[group.size()];
         boolean[] merge = new boolean[group.size()];
         List<NewJob> merged = new ArrayList<>();
+        Map<String, List<Integer>> singles = new TreeMap<>();
+        Map<String, Integer> bounds = admission.bounds();
         for (int i = 0; i < merge.length; i++) {
-            merge[i] = mergeable(group.get(i));
+            List<NewJob> jobs = group.get(i);
+            merge[i] = mergeable(jobs);
             if (merge[i]) {
-                merged.addAll(group.get(i));
+                merged.addAll(jobs);
+            } else if (jobs.size() == 1 && !jobs.get(0).unique() && bounds.containsKey(jobs.get(0).queue())) {
+                singles.computeIfAbsent(jobs.get(0).queue(), q -> new ArrayList<>()).add(i);
             }
         }
         Iterator<JobStore.Inserted> rows = merged.isEmpty() ? null : admit(sql, merged, later).inserted().iterator();
+        for (Map.Entry<String, List<Integer>> q : singles.entrySet()) {
+            if (q.getValue().size() > 1) {
+                admitEach(sql, q.getKey(), q.getValue(), group, answers, later);
+            }
+        }
         for (int i = 0; i < answers.length; i++) {
             List<NewJob> jobs = group.get(i);
             if (merge[i]) {
@@ -157,11 +168,32 @@ public class DefaultJobSubmitter implements JobSubmitter {
                     own.add(rows.next());
                 }
                 answers[i] = new Answer(own, null);
-            } else {
+            } else if (answers[i] == null) {
                 answers[i] = place(sql, jobs, later);
             }
         }
         return List.of(answers);
+    }
+
+    /**
+     * The group's single-job submissions to one bounded queue, admitted in one statement as far as its window has
+     * room (ADR 0011, amendment "a group's single submissions"): each admitted one gets its answer here; the others
+     * stay unanswered and are placed one by one after, which widens the window or refuses.
+     */
+    private void admitEach(Sql sql, String queue, List<Integer> positions, List<List<NewJob>> group, Answer[] answers,
+            Announcer.Announcements later) {
+        List<NewJob> jobs = new ArrayList<>(positions.size());
+        positions.forEach(i -> jobs.add(group.get(i).get(0)));
+        List<JobStore.Inserted> inserted = AdmissionSlots.admitEach(sql, queue, jobs, admission.bounds().get(queue));
+        if (inserted.isEmpty()) {
+            return;
+        }
+        later.available(inserted.stream().filter(j -> j.state() == JobState.AVAILABLE).map(JobStore.Inserted::queue)
+                .distinct().toList());
+        later.submitted(jobs.subList(0, inserted.size()), inserted);
+        for (int n = 0; n < inserted.size(); n++) {
+            answers[positions.get(n)] = new Answer(List.of(inserted.get(n)), null);
+        }
     }
 
     /** Plain jobs of unbounded queues only: admission cannot refuse them, so they can share a statement. */

@@ -210,6 +210,42 @@ class AdmissionSlotsIT {
     }
 
     @Test
+    void independentSingleSubmissionsTakeWhatRoomThereIsInOrder() throws Exception {
+        bound("bounded", 5);
+        try (OpenTransaction open = new OpenTransaction()) {
+            assertTrue(open.admit("bounded", 1).admitted());
+            // One slot is held by an open transaction and one is taken: 3 of the 5 submissions fit, the first three.
+            assertTrue(admit("bounded", 1).admitted());
+            List<NewJob> five = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                five.add(new NewJob("k" + i, "bounded", "{}", 2, 25, null));
+            }
+            List<JobStore.Inserted> first = tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", five, 5));
+            assertEquals(3, first.size());
+            assertEquals(List.of("k0", "k1", "k2"), first.stream().map(j -> kindOf(j.id())).toList(),
+                    "the first submissions in the list, each with its own row");
+            assertEquals(4, slots("job_id IS NOT NULL"), "each admitted job points a slot at itself");
+            assertEquals(0, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", five, 5)).size(),
+                    "no room left: nothing stored, nothing locked");
+            open.rollback();
+        }
+        assertEquals(4, TestDatabase.countJobs("queue = 'bounded'"));
+        assertEquals(1, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", jobs("bounded", 2), 5))
+                .size(), "the rolled-back slot is free again, and only it");
+        assertFalse(admit("bounded", 1).admitted());
+    }
+
+    private static String kindOf(long id) {
+        try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT kind FROM weir.jobs WHERE id = " + id)) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void aRollbackGivesTheRoomBackAtOnce() throws Exception {
         bound("bounded", 2);
         try (OpenTransaction open = new OpenTransaction()) {

@@ -1,10 +1,12 @@
 -- Admits a batch of jobs of one bounded queue, all or nothing, in the submitter's transaction (ADR 0011):
 -- takes one free admission slot per job and inserts the jobs pointing the slots at them, or, when fewer than k
 -- slots can be had, inserts nothing. Never waits: slots locked by other open transactions are skipped.
+-- With ?6 true the jobs are independent submissions of one job each (a group commit's, ADR 0030): as many of them
+-- as slots could be taken are admitted, the first in ?1's order; the caller submits the rest one by one.
 -- ?1: the jobs, as job_insert.sql takes them (every one of queue ?2); ?2: the queue; ?3: k, the number of jobs;
 -- ?4: how many slots to look at, the window (more than k; the caller widens it when it ran out); ?5: the slot to
--- start at.
--- Answers one row per inserted job (id, state, queue), or, when refused, one row (null, null, null, free, taken,
+-- start at; ?6: each job on its own (true) or all or nothing (false).
+-- Answers one row per inserted job (id, state, queue), or, when none was, one row (null, null, null, free, taken,
 -- looked): free = free-looking slots in the window, taken = slots locked before giving up, looked = slots in the
 -- window (less than ?4 when it held every slot of the queue).
 WITH input AS (
@@ -42,10 +44,10 @@ candidate AS (
     WHERE coalesce((SELECT j.state FROM weir.jobs AS j WHERE j.id = o.job_id), 'completed')
           IN ('completed', 'cancelled', 'discarded')
 ),
--- Lock only when at least k slots look free: a refusal for want of room locks nothing, so a refusal inside a
--- long caller transaction holds no slot.
+-- Lock only when at least k slots look free (each on its own: at least one): a refusal for want of room locks
+-- nothing, so a refusal inside a long caller transaction holds no slot.
 enough AS (
-    SELECT count(*) = ?3 AS yes
+    SELECT count(*) = ?3 OR (?6 AND count(*) > 0) AS yes
     FROM (SELECT 1 FROM candidate LIMIT ?3) AS c
 ),
 -- Locks k of them, skipping any another transaction holds. The lock re-checks only the slot row, against the
@@ -68,8 +70,9 @@ inserted AS (
     SELECT kind, queue, coalesce(args, '{}'), priority, max_attempts, coalesce(run_at, now()),
            CASE WHEN run_at IS NULL OR run_at <= now() THEN 'available' ELSE 'scheduled' END
     FROM input
-    WHERE (SELECT count(*) FROM taken) = ?3
+    WHERE (SELECT count(*) FROM taken) = ?3 OR ?6
     ORDER BY ord
+    LIMIT (SELECT count(*) FROM taken)
     RETURNING id, state, queue
 ),
 assigned AS (
