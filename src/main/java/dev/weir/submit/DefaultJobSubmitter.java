@@ -120,8 +120,9 @@ public class DefaultJobSubmitter implements JobSubmitter {
     /**
      * Stores a group of submissions in one new transaction: the submissions whose jobs are all plain and go to
      * unbounded queues in one statement, the single plain jobs of each bounded queue in one statement as far as it
-     * finds room, every other one with its own statements (admission's all or nothing holds per submission). A statement that fails rolls the whole group back, and each submission is then run alone. The
-     * queues are woken and the jobs recorded once the group has committed.
+     * finds room, every other one with its own statements (admission's all or nothing holds per submission). A
+     * statement that fails rolls the whole group back, and each submission is then run alone. The queues are woken
+     * and the jobs recorded once the group has committed.
      */
     private List<Answer> runGroup(List<List<NewJob>> group) {
         Announcer.Announcements later = new Announcer.Announcements();

@@ -220,7 +220,8 @@ class AdmissionSlotsIT {
             for (int i = 0; i < 5; i++) {
                 five.add(new NewJob("k" + i, "bounded", "{}", 2, 25, null));
             }
-            List<JobStore.Inserted> first = tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", five, 5));
+            List<JobStore.Inserted> first = tx.inNewTransaction(
+                    sql -> AdmissionSlots.admitEach(sql, "bounded", five, 5));
             assertEquals(3, first.size());
             assertEquals(List.of("k0", "k1", "k2"), first.stream().map(j -> kindOf(j.id())).toList(),
                     "the first submissions in the list, each with its own row");
