@@ -416,42 +416,45 @@ final class Scenarios {
                 .against("drain, no bound", median(none)).ratioAtLeast(0.8));
         // Single submissions over HTTP swing by a factor of two or more from one minute to the next on a small
         // machine (471 and 1,899 jobs/s for the same setup in two runs), so they alternate too, a round of each.
-        List<Enqueued> plain = new ArrayList<>();
-        List<Enqueued> admitted = new ArrayList<>();
-        for (int r = 0; r <= options.rounds(); r++) {
-            Enqueued a = enqueue(t, ENQUEUE, 1);
-            Enqueued b = enqueue(t, BOUNDED, 1);
-            log("admission single submits round %d: none %.0f jobs/s, bounded %.0f jobs/s%s", r, a.serverRate(),
-                    b.serverRate(), r == 0 ? " (warm-up)" : "");
-            if (r > 0) {
-                plain.add(a);
-                admitted.add(b);
-            }
-        }
-        report.add(Figure.of("admission", "single POST /api/jobs, 16 clients, max-pending", medianRate(admitted),
-                "jobs/s").against("single, no bound, alternating", medianRate(plain)).ratioAtLeast(0.8));
+        Singles http = alternateSingles(t, "HTTP", (target, queue) -> enqueue(target, queue, 1));
+        report.add(Figure.of("admission", "single POST /api/jobs, 16 clients, max-pending", medianRate(http.bounded()),
+                "jobs/s").against("single, no bound, alternating", medianRate(http.none())).ratioAtLeast(0.8));
         // The same from the server's own threads: no HTTP in front, so admission's own cost shows.
-        List<Enqueued> plainInProcess = new ArrayList<>();
-        List<Enqueued> admittedInProcess = new ArrayList<>();
-        for (int r = 0; r <= options.rounds(); r++) {
-            Enqueued a = inProcess(t, ENQUEUE, 1);
-            Enqueued b = inProcess(t, BOUNDED, 1);
-            log("admission in-process single submits round %d: none %.0f jobs/s, bounded %.0f jobs/s%s", r,
-                    a.serverRate(), b.serverRate(), r == 0 ? " (warm-up)" : "");
-            if (r > 0) {
-                plainInProcess.add(a);
-                admittedInProcess.add(b);
-            }
-        }
+        Singles local = alternateSingles(t, "in-process", (target, queue) -> inProcess(target, queue, 1));
         report.add(Figure.of("admission", "single in-process JobSubmitter, 16 threads, max-pending",
-                medianRate(admittedInProcess), "jobs/s")
-                .against("in-process single, no bound, alternating", medianRate(plainInProcess)).ratioAtLeast(0.8));
+                medianRate(local.bounded()), "jobs/s")
+                .against("in-process single, no bound, alternating", medianRate(local.none())).ratioAtLeast(0.8));
         report.details("admission", Json.createObjectBuilder()
                 .add("maxPending", options.maxPending())
                 .add("drainNone", json(none)).add("drainBounded", json(bounded))
-                .add("singleNone", jsonEnqueued(plain)).add("singleBounded", jsonEnqueued(admitted))
-                .add("singleInProcessNone", jsonEnqueued(plainInProcess))
-                .add("singleInProcessBounded", jsonEnqueued(admittedInProcess)).build());
+                .add("singleNone", jsonEnqueued(http.none())).add("singleBounded", jsonEnqueued(http.bounded()))
+                .add("singleInProcessNone", jsonEnqueued(local.none()))
+                .add("singleInProcessBounded", jsonEnqueued(local.bounded())).build());
+    }
+
+    /** Submits single jobs to a queue, one way or another. */
+    private interface SingleSubmits {
+        Enqueued to(Target t, String queue) throws Exception;
+    }
+
+    /** The measured rounds of single submissions to the unbounded queue and to the bounded one. */
+    private record Singles(List<Enqueued> none, List<Enqueued> bounded) {
+    }
+
+    /** Single submissions to {@code enqueue} and to {@code bounded}, alternating, after a warm-up round of each. */
+    private Singles alternateSingles(Target t, String how, SingleSubmits submit) throws Exception {
+        Singles singles = new Singles(new ArrayList<>(), new ArrayList<>());
+        for (int r = 0; r <= options.rounds(); r++) {
+            Enqueued a = submit.to(t, ENQUEUE);
+            Enqueued b = submit.to(t, BOUNDED);
+            log("admission %s single submits round %d: none %.0f jobs/s, bounded %.0f jobs/s%s", how, r,
+                    a.serverRate(), b.serverRate(), r == 0 ? " (warm-up)" : "");
+            if (r > 0) {
+                singles.none().add(a);
+                singles.bounded().add(b);
+            }
+        }
+        return singles;
     }
 
     private static JsonArrayBuilder jsonEnqueued(List<Enqueued> rounds) {

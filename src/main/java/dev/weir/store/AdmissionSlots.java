@@ -116,7 +116,7 @@ public final class AdmissionSlots {
         int k = jobs.size();
         String json = JobStore.json(jobs);
         long window = (long) k + WINDOW_SLACK;
-        int start = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
+        int start = randomSlot(maxPending);
         while (true) {
             List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, json, queue, k, window, start, false);
             Object[] first = rows.get(0);
@@ -143,10 +143,14 @@ public final class AdmissionSlots {
      */
     public static List<JobStore.Inserted> admitEach(Sql sql, String queue, List<NewJob> jobs, int maxPending) {
         int k = jobs.size();
-        int start = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
         List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, JobStore.json(jobs), queue, k, (long) k + WINDOW_SLACK,
-                start, true);
+                randomSlot(maxPending), true);
         return rows.get(0)[0] == null ? List.of() : inserted(rows);
+    }
+
+    /** Where a submitter starts looking: a random slot, so that concurrent submitters look at different slots. */
+    private static int randomSlot(int maxPending) {
+        return 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
     }
 
     /** The inserted jobs' rows in id order, which is their order in the statement's input. */
@@ -168,7 +172,7 @@ public final class AdmissionSlots {
      */
     public static Result take(Sql sql, String queue, long jobId, int maxPending) {
         long window = 1L + WINDOW_SLACK;
-        int start = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
+        int start = randomSlot(maxPending);
         while (true) {
             Object[] row = sql.query(Queries.ADMISSION_TAKE, jobId, queue, window, start).get(0);
             if (row[0] != null) {

@@ -158,7 +158,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
         Iterator<JobStore.Inserted> rows = merged.isEmpty() ? null : admit(sql, merged, later).inserted().iterator();
         for (Map.Entry<String, List<Integer>> q : singles.entrySet()) {
             if (q.getValue().size() > 1) {
-                admitEach(sql, q.getKey(), q.getValue(), group, answers, later);
+                admitEach(sql, q.getKey(), bounds.get(q.getKey()), q.getValue(), group, answers, later);
             }
         }
         for (int i = 0; i < answers.length; i++) {
@@ -181,11 +181,11 @@ public class DefaultJobSubmitter implements JobSubmitter {
      * room (ADR 0011, amendment "a group's single submissions"): each admitted one gets its answer here; the others
      * stay unanswered and are placed one by one after, which widens the window or refuses.
      */
-    private void admitEach(Sql sql, String queue, List<Integer> positions, List<List<NewJob>> group, Answer[] answers,
-            Announcer.Announcements later) {
+    private void admitEach(Sql sql, String queue, int maxPending, List<Integer> positions, List<List<NewJob>> group,
+            Answer[] answers, Announcer.Announcements later) {
         List<NewJob> jobs = new ArrayList<>(positions.size());
         positions.forEach(i -> jobs.add(group.get(i).get(0)));
-        List<JobStore.Inserted> inserted = AdmissionSlots.admitEach(sql, queue, jobs, admission.bounds().get(queue));
+        List<JobStore.Inserted> inserted = AdmissionSlots.admitEach(sql, queue, jobs, maxPending);
         if (inserted.isEmpty()) {
             return;
         }

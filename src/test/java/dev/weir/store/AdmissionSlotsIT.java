@@ -58,10 +58,15 @@ class AdmissionSlotsIT {
     }
 
     private long slots(String where) {
+        return Long.parseLong(value("SELECT count(*) FROM weir.admission_slots WHERE " + where));
+    }
+
+    /** The first column of the first row of {@code query}, as text. */
+    private static String value(String query) {
         try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement();
-                java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM weir.admission_slots WHERE " + where)) {
+                java.sql.ResultSet rs = s.executeQuery(query)) {
             rs.next();
-            return rs.getLong(1);
+            return rs.getString(1);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -227,7 +232,7 @@ class AdmissionSlotsIT {
                     "the first submissions in the list, each with its own row");
             assertEquals(4, slots("job_id IS NOT NULL"), "each admitted job points a slot at itself");
             assertEquals(0, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", five, 5)).size(),
-                    "no room left: nothing stored, nothing locked");
+                    "no room left: nothing stored");
             open.rollback();
         }
         assertEquals(4, TestDatabase.countJobs("queue = 'bounded'"));
@@ -237,13 +242,7 @@ class AdmissionSlotsIT {
     }
 
     private static String kindOf(long id) {
-        try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement();
-                java.sql.ResultSet rs = s.executeQuery("SELECT kind FROM weir.jobs WHERE id = " + id)) {
-            rs.next();
-            return rs.getString(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return value("SELECT kind FROM weir.jobs WHERE id = " + id);
     }
 
     @Test
