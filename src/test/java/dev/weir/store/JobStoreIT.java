@@ -327,6 +327,47 @@ class JobStoreIT {
         assertEquals("available", state(ids.get(1)));
     }
 
+    /**
+     * A row another transaction holds when the turn reaches it is judged on the version that transaction commits, not
+     * on the turn's snapshot: an operator's cancel request committed meanwhile turns a failure into a cancel, and a
+     * lease that moved on meanwhile makes the outcome a late one.
+     */
+    @Test
+    void aTurnThatWaitsForARowJudgesItByWhatWasCommittedMeanwhile() throws Exception {
+        insert(2, "k");
+        List<ClaimedJob> running = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 2, "me", 60_000));
+        ClaimedJob cancelled = running.get(0);
+        ClaimedJob movedOn = running.get(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection other = TestDatabase.dataSource().getConnection(); Statement s = other.createStatement()) {
+            other.setAutoCommit(false);
+            s.executeUpdate("UPDATE weir.jobs SET cancel_requested_at = now() WHERE id = " + cancelled.id());
+            s.executeUpdate("UPDATE weir.jobs SET run_lease = run_lease + 1 WHERE id = " + movedOn.id());
+            // Outcomes in the order opposite to the ids: the turn locks its rows in id order whatever it is given.
+            Future<JobStore.Turn> turn = pool.submit(() -> tx.alone(sql -> JobStore.turn(sql, List.of(
+                    new Finish(movedOn.id(), movedOn.lease(), JobState.COMPLETED, 0, null, false),
+                    new Finish(cancelled.id(), cancelled.lease(), JobState.RETRYABLE, 0, "boom", false)),
+                    List.of())));
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    + " AND wait_event_type = 'Lock' AND query LIKE '%finished AS%'") == 0) {
+                assertTrue(System.nanoTime() < until, "the turn never waited for the rows the other transaction holds");
+                assertFalse(turn.isDone(), "the turn did not wait for the rows the other transaction holds");
+                Thread.sleep(10);
+            }
+            other.commit();
+            assertEquals(Map.of(cancelled.id(), JobState.CANCELLED), turn.get().finished(),
+                    "the cancel request committed meanwhile applies; the outcome of the moved-on lease does not");
+        } finally {
+            pool.shutdownNow();
+        }
+        JobView view = tx.inNewTransaction(sql -> JobStore.get(sql, cancelled.id())).orElseThrow();
+        assertEquals(JobState.CANCELLED, view.state());
+        assertTrue(view.finalizedAt() != null);
+        assertTrue(view.errorsJson().contains("cancelled by an operator (the attempt ended: boom)"), view.errorsJson());
+        assertEquals("running", state(movedOn.id()), "a late outcome changes nothing");
+    }
+
     @Test
     void lateOutcomeOfARescuedAttemptChangesNothing() {
         long id = insert(1, "k").get(0);
