@@ -5,7 +5,10 @@ import dev.weir.api.JobHandler;
 import dev.weir.api.JobKind;
 import dev.weir.api.Outcome;
 import jakarta.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 
 /**
  * The built-in job kinds for benchmarks, chaos tests and operators, registered only with
@@ -21,6 +24,9 @@ import java.util.List;
  * <li>{@code weir.crash}: halts the whole server JVM at once ({@link Runtime#halt}: no shutdown hooks, no drain),
  * as a process killed with SIGKILL would stop: the poison job of crash tests, which must end {@code discarded} once
  * rescue has spent its attempts.</li>
+ * <li>{@code weir.context}: completes when its thread has what an application's handler relies on, the
+ * application's class loader and its naming context ({@code java:comp}); else ends {@code discarded}, naming what
+ * was missing (ADR 0029).</li>
  * </ul>
  */
 public final class DiagnosticHandlers {
@@ -31,6 +37,7 @@ public final class DiagnosticHandlers {
     public static final JobKind<JsonObject> HANG = JobKind.of("weir.hang", JsonObject.class);
     public static final JobKind<JsonObject> CRASH = JobKind.of("weir.crash", JsonObject.class);
     public static final JobKind<JsonObject> AWAIT_CANCEL = JobKind.of("weir.await-cancel", JsonObject.class);
+    public static final JobKind<JsonObject> CONTEXT = JobKind.of("weir.context", JsonObject.class);
     /** The exit status of a server halted by {@code weir.crash}. */
     public static final int CRASH_STATUS = 86;
 
@@ -44,7 +51,7 @@ public final class DiagnosticHandlers {
     }
 
     public static List<JobHandler<?>> all() {
-        return List.of(new Noop(), new Sleep(), new Fail(), new Hang(), new Crash(), new AwaitCancel());
+        return List.of(new Noop(), new Sleep(), new Fail(), new Hang(), new Crash(), new AwaitCancel(), new Context());
     }
 
     public static final class Noop implements JobHandler<JsonObject> {
@@ -135,6 +142,33 @@ public final class DiagnosticHandlers {
             System.err.println("weir.crash: job " + job.id() + " halts this server (attempt " + job.attempt() + ")");
             Runtime.getRuntime().halt(CRASH_STATUS);
             throw new AssertionError("unreachable: the JVM has halted");
+        }
+    }
+
+    public static final class Context implements JobHandler<JsonObject> {
+        @Override
+        public JobKind<JsonObject> kind() {
+            return CONTEXT;
+        }
+
+        @Override
+        public Outcome handle(JobContext<JsonObject> job) {
+            List<String> missing = new ArrayList<>();
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            try {
+                if (loader == null || Class.forName(Context.class.getName(), false, loader) != Context.class) {
+                    missing.add("the application's class loader (the thread has " + loader + ")");
+                }
+            } catch (ClassNotFoundException e) {
+                missing.add("the application's class loader (the thread has " + loader + ")");
+            }
+            try {
+                new InitialContext().lookup("java:comp/UserTransaction");
+            } catch (NamingException e) {
+                missing.add("the application's naming context (java:comp/UserTransaction: " + e.getMessage() + ")");
+            }
+            return missing.isEmpty() ? Outcome.complete()
+                    : Outcome.discard("weir.context: the job's thread lacks " + String.join(" and ", missing));
         }
     }
 }

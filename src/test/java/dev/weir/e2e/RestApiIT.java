@@ -63,6 +63,16 @@ class RestApiIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> job(id).getString("state").equals("completed"));
     }
 
+    /** A handler runs with the application's class loader and naming context (ADR 0029, captured once at start). */
+    @Test
+    void aJobRunsWithTheApplicationsClassLoaderAndNamingContext() {
+        long id = submit("{\"kind\": \"weir.context\"}");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !job(id).getString("state").equals("available")
+                && !job(id).getString("state").equals("running"));
+        JsonObject done = job(id);
+        assertEquals("completed", done.getString("state"), "the job's errors say what its thread lacked: " + done);
+    }
+
     @Test
     void aFailingJobRetriesAndKeepsItsErrorHistory() {
         long id = submit("{\"kind\": \"weir.fail\", \"args\": {\"times\": 1}}");
