@@ -14,7 +14,8 @@ class HandlerRegistryTest {
     @Test
     void findsHandlersByKind() {
         HandlerRegistry r = new HandlerRegistry(DiagnosticHandlers.all());
-        assertEquals(Set.of("weir.noop", "weir.sleep", "weir.fail", "weir.hang", "weir.crash", "weir.await-cancel"), r.kinds());
+        assertEquals(Set.of("weir.noop", "weir.sleep", "weir.fail", "weir.hang", "weir.crash", "weir.await-cancel",
+                "weir.context"), r.kinds());
         assertTrue(r.find("weir.noop").isPresent());
         assertTrue(r.find("nope").isEmpty());
     }
