@@ -9,6 +9,11 @@
 #   WEIR_JAR=path/to/weir-server.jar  another build to measure (an earlier commit, say); default target/
 #   WARMUP_SECONDS=60                 unmeasured drains first, for at least this long (0: none), so that the
 #                                     measured rounds do not measure the JIT compiler at work
+#   PAIRED_CELL=10                    with CEILING: right after each measured round, the ceiling's claim+complete
+#                                     cell with this k, run again for PAIRED_SECONDS (10) from the ceiling script's
+#                                     own files, and the round's ratio to it; the median of those ratios at the end.
+#                                     On a machine whose speed drifts within minutes, a ratio to a cell measured
+#                                     seconds away says more than one to a cell measured before the warm-up
 # Needs: target/weir-server.jar (./mvnw package), curl, python3, psql (and pgbench for the ceiling), and a
 # PostgreSQL reached through the usual libpq variables (PGHOST, PGPORT, PGUSER; default 127.0.0.1:5432,
 # postgres). It uses the database weir_bench. Each round starts from an empty weir.jobs, and its rate comes from
@@ -28,6 +33,22 @@ if [ -n "${CEILING:-}" ]; then
   echo "== PostgreSQL ceiling (16 clients, 15 s per cell)"
   bash "$CEILING" 16 15
 fi
+if [ -n "${PAIRED_CELL:-}" ] && [ -z "${CEILING:-}" ]; then
+  echo "PAIRED_CELL needs CEILING: the cell is run from the ceiling script's own files" >&2
+  exit 1
+fi
+PAIRED_SECONDS=${PAIRED_SECONDS:-10}
+
+# One claim+complete cell of the ceiling, as its script runs it (the same files, 16 clients, its preload size for
+# k), in its database weir_ceiling (whose table the ceiling run above created); prints jobs/s.
+paired_cell() {
+  local k=$1 dir
+  dir=$(cd "$(dirname "$CEILING")" && pwd)
+  psql -d weir_ceiling -q -v n=$(( k * 40000 < 2000000 ? k * 40000 : 2000000 )) -f "$dir/preload.sql" >/dev/null 2>&1
+  pgbench -d weir_ceiling -n -f "$dir/claim_complete.sql" -D k="$k" -c 16 -j 2 -T "$PAIRED_SECONDS" >/dev/null 2>&1
+  echo $(( $(psql -d weir_ceiling -qAtc "SELECT count(*) FROM ceiling_jobs WHERE state = 2") / PAIRED_SECONDS ))
+}
+ratios=()
 
 psql -d postgres -qAtc "SELECT 1 FROM pg_database WHERE datname = 'weir_bench'" | grep -q 1 \
   || psql -d postgres -qc "CREATE DATABASE weir_bench"
@@ -109,7 +130,21 @@ measure() {
       SELECT format('$mode round $round: %s jobs per claim, %s per outcome batch', round(count(*)::numeric / count(DISTINCT attempted_at), 1),
                     round(count(*)::numeric / count(DISTINCT finalized_at), 1))
       FROM weir.jobs WHERE id >= $first"
+    if [ -n "${PAIRED_CELL:-}" ]; then
+      rate=$(psql -d weir_bench -qAtc "
+        SELECT round(count(*) / extract(epoch FROM max(finalized_at) - min(attempted_at))::numeric)
+        FROM weir.jobs WHERE id >= $first")
+      cell=$(paired_cell "$PAIRED_CELL")
+      ratio=$(python3 -c "print(f'{$rate / $cell:.2f}')")
+      ratios+=("$ratio")
+      echo "$mode round $round: claim+complete k=$PAIRED_CELL right after it $cell jobs/s, ratio $ratio"
+    fi
   done
+  if [ "${#ratios[@]}" -gt 0 ]; then
+    echo "$mode: ratios to the paired k=$PAIRED_CELL cells ${ratios[*]}, median" \
+      "$(python3 -c "import statistics, sys; print(f'{statistics.median(map(float, sys.argv[1:])):.2f}')" "${ratios[@]}")"
+    ratios=()
+  fi
   stop_server
 }
 
