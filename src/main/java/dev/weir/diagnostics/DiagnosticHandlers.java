@@ -155,11 +155,7 @@ public final class DiagnosticHandlers {
         public Outcome handle(JobContext<JsonObject> job) {
             List<String> missing = new ArrayList<>();
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            try {
-                if (loader == null || Class.forName(Context.class.getName(), false, loader) != Context.class) {
-                    missing.add("the application's class loader (the thread has " + loader + ")");
-                }
-            } catch (ClassNotFoundException e) {
+            if (!loadsThisClass(loader)) {
                 missing.add("the application's class loader (the thread has " + loader + ")");
             }
             try {
@@ -169,6 +165,15 @@ public final class DiagnosticHandlers {
             }
             return missing.isEmpty() ? Outcome.complete()
                     : Outcome.discard("weir.context: the job's thread lacks " + String.join(" and ", missing));
+        }
+
+        /** Whether {@code loader} finds this very class: the application's loader does, the server's do not. */
+        private static boolean loadsThisClass(ClassLoader loader) {
+            try {
+                return loader != null && Class.forName(Context.class.getName(), false, loader) == Context.class;
+            } catch (ClassNotFoundException e) {
+                return false;
+            }
         }
     }
 }

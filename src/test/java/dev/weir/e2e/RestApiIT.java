@@ -63,7 +63,7 @@ class RestApiIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> job(id).getString("state").equals("completed"));
     }
 
-    /** A handler runs with the application's class loader and naming context (ADR 0029, captured once at start). */
+    /** A handler runs with the application's class loader and naming context (ADR 0029). */
     @Test
     void aJobRunsWithTheApplicationsClassLoaderAndNamingContext() {
         long id = submit("{\"kind\": \"weir.context\"}");
