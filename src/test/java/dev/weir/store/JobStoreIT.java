@@ -1,5 +1,6 @@
 package dev.weir.store;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -348,13 +349,11 @@ class JobStoreIT {
                     new Finish(movedOn.id(), movedOn.lease(), JobState.COMPLETED, 0, null, false),
                     new Finish(cancelled.id(), cancelled.lease(), JobState.RETRYABLE, 0, "boom", false)),
                     List.of())));
-            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                    + " AND wait_event_type = 'Lock' AND query LIKE '%finished AS%'") == 0) {
-                assertTrue(System.nanoTime() < until, "the turn never waited for the rows the other transaction holds");
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10)).until(() -> {
                 assertFalse(turn.isDone(), "the turn did not wait for the rows the other transaction holds");
-                Thread.sleep(10);
-            }
+                return count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                        + " AND wait_event_type = 'Lock' AND query LIKE '%finished AS%'") > 0;
+            });
             other.commit();
             assertEquals(Map.of(cancelled.id(), JobState.CANCELLED), turn.get().finished(),
                     "the cancel request committed meanwhile applies; the outcome of the moved-on lease does not");
