@@ -266,10 +266,22 @@ final class Scenarios {
      */
     void enqueue(Target t) throws Exception {
         JsonObjectBuilder details = Json.createObjectBuilder();
+        // The drains of the server's warm-up submit in batches; single submissions over HTTP take their own path
+        // through the server, which runs at a third of its speed until the JIT has compiled it (about half a
+        // minute of load on 2 cores). Unmeasured; measure() empties the queue before it counts.
+        int warm = Math.max(2, Math.min(30, options.warmUpSeconds() / 2));
+        t.api().pause(ENQUEUE);
+        long warmed = httpLoad(t, "/api/jobs", job(ENQUEUE), 201, warm, new AtomicLong());
+        log("enqueue warm-up: %d single submissions over HTTP in %d s, not counted", warmed, warm);
         Enqueued single = enqueue(t, ENQUEUE, 1);
         report.add(Figure.of("enqueue", "single POST /api/jobs, 16 clients", single.serverRate(), "jobs/s")
                 .against("enqueue 1 per commit", cell(Ceiling.ENQUEUE_1)).ratioAtLeast(0.8));
         details.add("single", single.json());
+        // What the server's HTTP path does with no Weir code behind it: the same 16 clients calling an open probe.
+        double bare = requestRate(t, "/health/live", options.enqueueSeconds());
+        report.add(Figure.of("enqueue", "GET /health/live, 16 clients (the HTTP path alone, for reference)", bare,
+                "calls/s").against("enqueue 1 per commit", cell(Ceiling.ENQUEUE_1)));
+        details.add("healthLiveRequestsPerSecond", Report.json(bare));
         for (int size : new int[] {100, 1000}) {
             Enqueued batch = enqueue(t, ENQUEUE, size);
             report.add(Figure.of("enqueue", "batch of " + size + ", 16 clients", batch.serverRate(), "jobs/s")
@@ -351,6 +363,16 @@ final class Scenarios {
     }
 
     private long load(Target t, int batch, String body, int seconds, AtomicLong errors) throws Exception {
+        return batch * httpLoad(t, batch == 1 ? "/api/jobs" : "/api/jobs/batch", body, 201, seconds, errors);
+    }
+
+    /**
+     * 16 clients, each with a {@link LoadClient} of its own, sending the same request (a {@code POST} of
+     * {@code body}, or a {@code GET} when it is null) for {@code seconds}; answers the calls that got
+     * {@code expected}. After more than 100 failed calls the load gives up with the last failure.
+     */
+    private long httpLoad(Target t, String path, String body, int expected, int seconds, AtomicLong errors)
+            throws Exception {
         int clients = 16;
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -358,22 +380,25 @@ final class Scenarios {
             List<Future<Long>> done = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
                 done.add(pool.submit(() -> {
-                    long jobs = 0;
-                    while (System.nanoTime() < end) {
-                        try {
-                            if (batch == 1) {
-                                t.api().submit(body);
-                            } else {
-                                t.api().submitBatch(body);
-                            }
-                            jobs += batch;
-                        } catch (IOException e) {
-                            if (errors.incrementAndGet() > 100) {
-                                throw e;
+                    long calls = 0;
+                    LoadClient client = t.api().loadClient(path, body);
+                    try {
+                        while (System.nanoTime() < end) {
+                            try {
+                                client.call(expected);
+                                calls++;
+                            } catch (IOException e) {
+                                if (errors.incrementAndGet() > 100) {
+                                    throw e;
+                                }
+                                client.close();
+                                client = t.api().loadClient(path, body);
                             }
                         }
+                    } finally {
+                        client.close();
                     }
-                    return jobs;
+                    return calls;
                 }));
             }
             long total = 0;
@@ -384,6 +409,16 @@ final class Scenarios {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Requests per second of 16 clients calling {@code GET path} for {@code seconds}, after 2 s unmeasured. */
+    private double requestRate(Target t, String path, int seconds) throws Exception {
+        httpLoad(t, path, null, 200, Math.min(2, seconds), new AtomicLong());
+        long start = System.nanoTime();
+        long calls = httpLoad(t, path, null, 200, seconds, new AtomicLong());
+        double rate = calls / ((System.nanoTime() - start) / 1e9);
+        log("GET %s, 16 clients: %.0f requests/s", path, rate);
+        return rate;
     }
 
     // ---- admission ------------------------------------------------------------------------------------------------

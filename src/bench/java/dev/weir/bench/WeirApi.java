@@ -54,6 +54,14 @@ final class WeirApi {
                 + ", \"batch\": " + batch + ", \"seconds\": " + seconds + "}", 200));
     }
 
+    /**
+     * A client of its own for a load thread: {@code POST}s {@code body} to {@code path} again and again, or
+     * {@code GET}s it when body is null.
+     */
+    LoadClient loadClient(String path, String body) throws IOException {
+        return new LoadClient(URI.create(base + path), authorization, body);
+    }
+
     void pause(String queue) throws IOException, InterruptedException {
         send("POST", "/api/queues/" + queue + "/pause", "", 204);
     }

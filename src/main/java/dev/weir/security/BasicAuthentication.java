@@ -12,7 +12,9 @@ import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Hashtable;
 import java.util.Optional;
+import javax.security.auth.Subject;
 
 /**
  * HTTP Basic for every protected path ({@code /api/*}, see web.xml), stateless: each request carries its credentials,
@@ -25,6 +27,8 @@ import java.util.Optional;
 public class BasicAuthentication implements HttpAuthenticationMechanism {
 
     static final String REALM = "Weir";
+    /** Where a login's cache key goes in the client subject's credentials, for the container (Liberty's name). */
+    static final String CACHE_KEY = "com.ibm.wsspi.security.cred.cacheKey";
 
     @Inject
     IdentityStoreHandler identityStores;
@@ -46,7 +50,25 @@ public class BasicAuthentication implements HttpAuthenticationMechanism {
         if (result.getStatus() != CredentialValidationResult.Status.VALID) {
             return refuse(request, response, "wrong user or password");
         }
+        keyTheLogin(context, result);
         return context.notifyContainerAboutLogin(result.getCallerPrincipal(), result.getCallerGroups());
+    }
+
+    /**
+     * Names the login for the container's authentication cache, so that every call of one user with one set of roles
+     * reuses the subject (and its single-sign-on token) that the first call built, instead of building and signing a
+     * new one per request (ADR 0020). The credentials were checked above on this very request; the key only says
+     * who that turned out to be. The container reads it from a {@link Hashtable} among the client subject's private
+     * credentials ({@value #CACHE_KEY}); a container that does not know the key ignores it.
+     */
+    private static void keyTheLogin(HttpMessageContext context, CredentialValidationResult result) {
+        Subject subject = context.getClientSubject();
+        if (subject == null) {
+            return;
+        }
+        Hashtable<String, Object> credentials = new Hashtable<>();
+        credentials.put(CACHE_KEY, LoginKey.of(result.getCallerPrincipal().getName(), result.getCallerGroups()));
+        subject.getPrivateCredentials().add(credentials);
     }
 
     private static AuthenticationStatus refuse(HttpServletRequest request, HttpServletResponse response,

@@ -104,6 +104,26 @@ class SecurityIT {
         }
     }
 
+    /**
+     * Each login is kept by the container under its user and roles (ADR 0020), so that later calls reuse it. The
+     * kept login must never stand in for the check: users interleaved call after call are each themselves, and a
+     * wrong password right after the right one is still refused.
+     */
+    @Test
+    void aKeptLoginNeverStandsInForTheCredentialsOfTheCall() {
+        for (int round = 0; round < 5; round++) {
+            for (TestUser user : TestUser.values()) {
+                assertEquals(user.name, Server.get("/api/me", user).json().getString("user"));
+                Reply wrong = Server.send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/me"))
+                        .header("Authorization", TestUser.basic(user.name, user.password + "x")).GET(), null);
+                assertEquals(401, wrong.status(), user + " with a wrong password: " + wrong.body());
+            }
+            assertEquals(403, Server.post("/api/queues/emails/resume", "", TestUser.VIEWER).status());
+            assertEquals(204, Server.post("/api/queues/emails/resume", "", TestUser.ADMIN).status());
+            assertEquals(403, Server.post("/api/queues/emails/resume", "", TestUser.SUBMITTER).status());
+        }
+    }
+
     @Test
     void theDashboardsCallsGetNoChallengeSoTheBrowserShowsNoDialog() {
         Reply r = Server.send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/queues"))
