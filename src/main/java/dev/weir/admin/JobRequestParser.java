@@ -3,6 +3,7 @@ package dev.weir.admin;
 import dev.weir.api.InvalidJobException;
 import dev.weir.api.JobOptions;
 import dev.weir.api.Unique;
+import dev.weir.json.JsonText;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -136,7 +137,7 @@ public final class JobRequestParser {
         if (rawArgs.getValueType() != JsonValue.ValueType.OBJECT) {
             throw new InvalidJobException("invalid_args", where + ": args must be a JSON object");
         }
-        return rawArgs.toString();
+        return JsonText.of(rawArgs);
     }
 
     private static String string(JsonObject job, String field, String where) {

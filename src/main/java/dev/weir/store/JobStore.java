@@ -1,6 +1,7 @@
 package dev.weir.store;
 
 import dev.weir.api.Progress;
+import dev.weir.json.JsonText;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -106,14 +107,14 @@ public final class JobStore {
                 json.append(',');
             }
             json.append("{\"kind\":");
-            Json.string(json, job.kind());
+            JsonText.string(json, job.kind());
             json.append(",\"queue\":");
-            Json.string(json, job.queue());
+            JsonText.string(json, job.queue());
             json.append(",\"args\":").append(job.argsJson() == null ? "{}" : job.argsJson());
             json.append(",\"priority\":").append(job.priority());
             json.append(",\"max_attempts\":").append(job.maxAttempts());
             json.append(",\"run_at\":");
-            Json.string(json, job.runAt() == null ? null : job.runAt().toString());
+            JsonText.string(json, job.runAt() == null ? null : job.runAt().toString());
             json.append('}');
         }
         json.append(']');
@@ -236,7 +237,7 @@ public final class JobStore {
                 json.append(',');
             }
             json.append("{\"queue\":");
-            Json.string(json, c.queue());
+            JsonText.string(json, c.queue());
             json.append(",\"n\":").append(c.limit())
                     .append(",\"deadline_ms\":").append(c.deadlineMs())
                     .append(",\"priority\":").append(c.after().priority())
@@ -254,7 +255,7 @@ public final class JobStore {
         String checkpoint = progress.checkpointJson();
         StringBuilder json = new StringBuilder(64 + (checkpoint == null ? 0 : checkpoint.length()));
         json.append("{\"percent\":").append(progress.percent()).append(",\"message\":");
-        Json.string(json, progress.message());
+        JsonText.string(json, progress.message());
         json.append(",\"checkpoint\":").append(checkpoint == null ? "null" : checkpoint).append('}');
         return sql.update(Queries.JOB_PROGRESS, id, lease, json.toString()) == 1;
     }
