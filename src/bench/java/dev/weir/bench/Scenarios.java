@@ -267,8 +267,8 @@ final class Scenarios {
     void enqueue(Target t) throws Exception {
         JsonObjectBuilder details = Json.createObjectBuilder();
         // The drains of the server's warm-up submit in batches; single submissions over HTTP take their own path
-        // through the server, which runs at a third of its speed until the JIT has compiled it (about half a
-        // minute of load on 2 cores). Unmeasured; measure() empties the queue before it counts.
+        // through the server, which ran at a third of its later speed for its first 40 s of load on 2 cores, until
+        // the JIT had compiled it. Unmeasured; measure() empties the queue before it counts.
         int warm = Math.max(2, Math.min(30, options.warmUpSeconds() / 2));
         t.api().pause(ENQUEUE);
         long warmed = httpLoad(t, "/api/jobs", job(ENQUEUE), 201, warm, new AtomicLong());
