@@ -137,6 +137,17 @@ class MetricsIT {
                 .filter(s -> s.name().equals("weir_job_pickup_seconds_bucket") && has(s, noop)).toList());
     }
 
+    /** ADR 0022, amendment: Liberty's pool statistics are kept, its per-request HTTP timers are not collected. */
+    @Test
+    void libertysPoolStatisticsAreThereButNotItsPerRequestTimers() {
+        assertEquals(200, Server.get("/api/queues", TestUser.VIEWER).status());   // a request any HTTP timer would count
+        List<Sample> now = scrape();
+        assertTrue(now.stream().anyMatch(s -> s.name().startsWith("connectionpool_")), "connection pool statistics");
+        assertTrue(now.stream().anyMatch(s -> s.name().startsWith("threadpool_")), "thread pool statistics");
+        assertTrue(now.stream().noneMatch(s -> s.name().startsWith("http_server_request")),
+                "no per-request HTTP timers");
+    }
+
     @Test
     void gaugesDescribeEveryQueue() {
         List<Sample> now = scrape();
