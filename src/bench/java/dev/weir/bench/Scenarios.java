@@ -411,13 +411,13 @@ final class Scenarios {
         }
     }
 
-    /** Requests per second of 16 clients calling {@code GET path} for {@code seconds}, after 2 s unmeasured. */
+    /** Calls per second of 16 clients calling {@code GET path} for {@code seconds}, after 2 s unmeasured. */
     private double requestRate(Target t, String path, int seconds) throws Exception {
         httpLoad(t, path, null, 200, Math.min(2, seconds), new AtomicLong());
         long start = System.nanoTime();
         long calls = httpLoad(t, path, null, 200, seconds, new AtomicLong());
         double rate = calls / ((System.nanoTime() - start) / 1e9);
-        log("GET %s, 16 clients: %.0f requests/s", path, rate);
+        log("GET %s, 16 clients: %.0f calls/s", path, rate);
         return rate;
     }
 
