@@ -9,6 +9,7 @@ import dev.weir.store.NewJob;
 import dev.weir.submit.Submissions;
 import dev.weir.api.Outcome;
 import dev.weir.store.Finish;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -41,16 +42,41 @@ final class JobRunner {
         this.completer = completer;
     }
 
-    /** Starts an attempt on the executor; if the executor refuses, the job goes back without spending it. */
-    void start(Attempt attempt) {
-        attempt.bind(progress);
-        inFlight.add(attempt);
+    /**
+     * Starts a batch of attempts on the executor, as a {@link StartTree}: this thread hands over the first two, and
+     * each attempt's task hands over two more before its handler runs. Each hand-over costs a context capture and
+     * often a thread's wake-up; done one after another here, they held up the batch's last job, and so the next turn,
+     * by about 9 µs a job (ADR 0026, amendment 4). If the executor refuses an attempt, its job goes back without
+     * spending it, and the attempts it would have handed over are handed over from here.
+     */
+    void start(List<Attempt> attempts) {
+        for (Attempt a : attempts) {
+            a.bind(progress);
+            inFlight.add(a);
+        }
+        for (int i = 0; i < StartTree.roots(attempts.size()); i++) {
+            hand(attempts, i);
+        }
+    }
+
+    private void hand(List<Attempt> attempts, int i) {
+        Attempt attempt = attempts.get(i);
         try {
-            executor.execute(() -> run(attempt));
+            executor.execute(() -> {
+                handChildren(attempts, i);
+                run(attempt);
+            });
         } catch (RejectedExecutionException e) {
+            handChildren(attempts, i);
             JobLog.log(JobEvent.REJECTED, attempt.queue(), attempt.kind(), attempt.id(), attempt.attempt(),
                     "state", "available", "reason", "the executor refused the attempt: " + e.getMessage());
             settle(attempt, Outcomes.rejected(attempt.job()));
+        }
+    }
+
+    private void handChildren(List<Attempt> attempts, int i) {
+        for (int c = StartTree.firstChild(i); c < StartTree.endOfChildren(i, attempts.size()); c++) {
+            hand(attempts, c);
         }
     }
 

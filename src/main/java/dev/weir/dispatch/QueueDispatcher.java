@@ -337,9 +337,11 @@ final class QueueDispatcher {
     /** Starts each job on its permit. */
     private void start(List<ClaimedJob> jobs, List<Permit> permits) {
         long deadline = System.nanoTime() + settings.deadline().toNanos();
+        List<Attempt> attempts = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
-            runner.start(new Attempt(jobs.get(i), permits.get(i), deadline));
+            attempts.add(new Attempt(jobs.get(i), permits.get(i), deadline));
         }
+        runner.start(attempts);
     }
 
     /**

@@ -608,6 +608,56 @@ class EngineIT {
     }
 
     @Test
+    void refusedAttemptsOfABatchStillStartTheRestOfIt() {
+        // Attempts are handed to the executor as a tree (StartTree): a refused one must still hand over its part of
+        // the batch, or those jobs would sit running with nobody to run them.
+        AtomicInteger handed = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        java.util.concurrent.ExecutorService real = java.util.concurrent.Executors.newCachedThreadPool(TestEngine.DAEMONS);
+        Executor flaky = task -> {
+            int n = handed.getAndIncrement();
+            if (n < 60 && n % 3 == 0) {
+                refused.incrementAndGet();
+                throw new RejectedExecutionException("queue full (test)");
+            }
+            real.execute(task);
+        };
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ids.add(submit("weir.noop", "{}", 1));
+        }
+        Engine engine = TestEngine.start(TestEngine.settings(TestEngine.queue("default", 20)),
+                List.of(new DiagnosticHandlers.Noop()), flaky);
+        engines.add(engine);
+        await().atMost(WAIT).until(() -> count("state = 'completed'") == 40);
+        for (long id : ids) {
+            assertEquals(1, job(id).attempt(), "job " + id + ": refused runs spent no attempt (max-attempts is 1)");
+        }
+        assertEquals(40 + refused.get(), handed.get(), "each refused hand-over was made once more, nothing else");
+        assertTrue(refused.get() >= 10, "the executor refused hand-overs inside batches: " + refused.get());
+        await().atMost(WAIT).until(() -> engine.capacities().get("default").inFlight() == 0);
+    }
+
+    @Test
+    void theJobsOfABatchRunAtOnceWhateverTheirHandlersDo() {
+        // Every job of one claim waits for all of them to have started: only if each is handed over before the
+        // handlers before it have returned can they all finish.
+        int n = 12;
+        java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(n);
+        JobKind<TestArgs> together = JobKind.of("test.together", TestArgs.class);
+        for (int i = 0; i < n; i++) {
+            submit(together.name(), "{}", 25);
+        }
+        start(List.of(handler(together, job -> {
+            all.countDown();
+            return all.await(10, java.util.concurrent.TimeUnit.SECONDS) ? Outcome.complete()
+                    : Outcome.fail("not every job of the batch started: " + all.getCount() + " missing");
+        })), TestEngine.queue("default", n).withPollInterval(Duration.ofSeconds(30)));
+        await().atMost(WAIT).until(() -> count("state <> 'available' AND state <> 'running'") == n);
+        assertEquals(n, count("state = 'completed'"), "every job saw the whole batch running");
+    }
+
+    @Test
     void drainLetsRunningJobsFinish() throws InterruptedException {
         AtomicLong started = new AtomicLong();
         JobKind<TestArgs> slow = JobKind.of("test.slow", TestArgs.class);
