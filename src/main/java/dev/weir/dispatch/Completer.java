@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.logging.Level;
@@ -68,13 +69,16 @@ final class Completer {
     private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final WeirMetrics metrics;
+    /** Starts attempts on the executor ({@link JobRunner#start}). */
+    private final Consumer<List<Attempt>> starter;
     /** The completer thread's kept connection for its turns (ADR 0026); only that thread touches it. */
     private Transactor.Session session;
     private volatile boolean stopping;
 
     Completer(Transactor transactor, Function<String, QueueDispatcher> dispatchers, IntSupplier running,
-            ThreadFactory threads, WeirMetrics metrics) {
+            ThreadFactory threads, WeirMetrics metrics, Consumer<List<Attempt>> starter) {
         this.transactor = transactor;
+        this.starter = starter;
         this.metrics = metrics;
         this.dispatchers = dispatchers;
         this.running = running;
@@ -193,8 +197,13 @@ final class Completer {
             renewals.forEach(QueueDispatcher.Renewal::abandon);
             throw e;
         }
-        // Permits handed over to next jobs are spent: releasing them below does nothing.
-        renewals.forEach(QueueDispatcher.Renewal::committed);
+        // Permits handed over to next jobs are spent: releasing them below does nothing. The jobs of every queue of
+        // the turn start as one tree, so that eight queues' jobs are not handed over one after another either.
+        List<Attempt> next = new ArrayList<>();
+        for (QueueDispatcher.Renewal r : renewals) {
+            next.addAll(r.committed());
+        }
+        starter.accept(next);
         long now = System.nanoTime();
         for (Settled s : batch) {
             s.attempt().permit().release();

@@ -79,7 +79,8 @@ public final class Engine {
         this.transactor = parts.transactor();
         this.instance = instanceName();
         WeirMetrics metrics = parts.metrics();
-        this.completer = new Completer(transactor, dispatchers::get, this::running, parts.threads(), metrics);
+        this.completer = new Completer(transactor, dispatchers::get, this::running, parts.threads(), metrics,
+                this::startAttempts);
         this.runner = new JobRunner(settings, parts.handlers(), parts.codec(), parts.executor(), completer,
                 (job, progress) -> transactor.inNewTransaction(
                         sql -> JobStore.progress(sql, job.id(), job.lease(), progress)));
@@ -189,6 +190,11 @@ public final class Engine {
             LOG.warning(() -> "Weir: could not remove instance row " + instance + ": " + e);
         }
         LOG.info(() -> "Weir: instance " + instance + " stopped");
+    }
+
+    /** Starts the attempts of a turn (the completer's). */
+    private void startAttempts(List<Attempt> attempts) {
+        runner.start(attempts);
     }
 
     /** Attempts running on this instance whose outcome is not yet decided. */

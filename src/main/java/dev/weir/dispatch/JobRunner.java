@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Logger;
 
 /**
@@ -46,8 +45,9 @@ final class JobRunner {
      * Starts a batch of attempts on the executor, as a {@link StartTree}: this thread hands over the first two, and
      * each attempt's task hands over two more before its handler runs. Each hand-over costs a context capture and
      * often a thread's wake-up; done one after another here, they held up the batch's last job, and so the next turn,
-     * by about 9 µs a job (ADR 0026, amendment 4). If the executor refuses an attempt, its job goes back without
-     * spending it, and the attempts it would have handed over are handed over from here.
+     * by about 9 µs a job (ADR 0026, amendment 4). If the executor refuses an attempt (or fails to take it in any
+     * other way), its job goes back without spending it, and the attempts it would have handed over are handed over
+     * from here.
      */
     void start(List<Attempt> attempts) {
         for (Attempt a : attempts) {
@@ -63,10 +63,14 @@ final class JobRunner {
         Attempt attempt = attempts.get(i);
         try {
             executor.execute(() -> {
-                handChildren(attempts, i);
-                run(attempt);
+                try {
+                    handChildren(attempts, i);
+                } finally {
+                    run(attempt);
+                }
             });
-        } catch (RejectedExecutionException e) {
+        } catch (RuntimeException e) {
+            // RejectedExecutionException, or anything else that kept the executor from taking the task.
             handChildren(attempts, i);
             JobLog.log(JobEvent.REJECTED, attempt.queue(), attempt.kind(), attempt.id(), attempt.attempt(),
                     "state", "available", "reason", "the executor refused the attempt: " + e.getMessage());

@@ -336,12 +336,17 @@ final class QueueDispatcher {
 
     /** Starts each job on its permit. */
     private void start(List<ClaimedJob> jobs, List<Permit> permits) {
+        runner.start(attempts(jobs, permits));
+    }
+
+    /** An attempt for each job on its permit, not started yet. */
+    private List<Attempt> attempts(List<ClaimedJob> jobs, List<Permit> permits) {
         long deadline = System.nanoTime() + settings.deadline().toNanos();
         List<Attempt> attempts = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
             attempts.add(new Attempt(jobs.get(i), permits.get(i), deadline));
         }
-        runner.start(attempts);
+        return attempts;
     }
 
     /**
@@ -408,10 +413,11 @@ final class QueueDispatcher {
         }
 
         /**
-         * After the commit: hands the first permits over to the claimed jobs and starts them, and refunds the tokens
-         * of the rest. The permits handed over are spent; the caller releases the others.
+         * After the commit: hands the first permits over to the claimed jobs and refunds the tokens of the rest. The
+         * permits handed over are spent; the caller releases the others, and starts the attempts returned, with those
+         * of the turn's other queues (one {@link StartTree} for the whole turn).
          */
-        void committed() {
+        List<Attempt> committed() {
             if (bucket != null) {
                 bucket.refund(permits.size() - jobs.size());
             }
@@ -420,7 +426,7 @@ final class QueueDispatcher {
             for (Permit p : used) {
                 next.add(p.handOver());
             }
-            start(jobs, next);
+            return attempts(jobs, next);
         }
 
         /** The transaction failed: nothing was claimed; the tokens go back, the permits stay with their attempts. */
