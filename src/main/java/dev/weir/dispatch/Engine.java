@@ -309,9 +309,10 @@ public final class Engine {
     }
 
     /**
-     * The notifier listens again after losing its connection: whatever was sent meanwhile is lost. Reads which queues
-     * are paused again (a pause or resume told meanwhile would otherwise be missed until the next one) and wakes every
-     * dispatcher once, for the jobs announced meanwhile.
+     * The notifier listens (again, or for the first time): whatever was sent before is lost to it, after a lost
+     * connection or since {@link #start} read the paused queues. Reads which queues are paused again (a pause or
+     * resume told meanwhile would otherwise be missed until the next one) and wakes every dispatcher once, for the
+     * jobs announced meanwhile.
      */
     void reconnected() {
         try {

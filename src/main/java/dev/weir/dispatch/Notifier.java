@@ -17,7 +17,8 @@ import org.postgresql.PGNotification;
  * Listens on {@link JobStore#CHANNEL} with a connection of its own and tells the dispatchers which queues got
  * jobs; on the same connection it listens on {@link JobStore#CONTROL_CHANNEL} and hands those payloads (an operator's
  * cancel of a running job, ADR 0021) to {@code onControl}. Notifications are a shortcut, not a guarantee (a pooler may drop {@code LISTEN}, a reconnect misses what
- * was sent meanwhile): every dispatcher also polls, and after a reconnect all of them are woken once.
+ * was sent meanwhile): every dispatcher also polls, and each time listening begins (the first time too) all of them are
+ * woken once.
  */
 final class Notifier {
 
@@ -60,7 +61,6 @@ final class Notifier {
 
     private void run() {
         long waitMs = 200;
-        boolean first = true;
         while (!stopping) {
             try (Connection c = dataSource.getConnection()) {
                 PGConnection pg = c.unwrap(PGConnection.class);
@@ -69,10 +69,9 @@ final class Notifier {
                     s.execute("LISTEN " + JobStore.CONTROL_CHANNEL);
                 }
                 listening = true;
-                if (!first) {
-                    onReconnect.run();
-                }
-                first = false;
+                // The first time too: a pause or resume committed after the engine read the paused queues at start
+                // and before this LISTEN was never heard (seen in a test: the instance stayed paused until its poll).
+                onReconnect.run();
                 waitMs = 200;
                 try {
                     while (!stopping) {

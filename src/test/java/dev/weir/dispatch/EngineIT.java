@@ -608,6 +608,38 @@ class EngineIT {
     }
 
     @Test
+    void anInstanceHearsAResumeToldBeforeItsNotifierListened() {
+        setPaused(true);
+        javax.sql.DataSource real = TestDatabase.dataSource();
+        java.util.concurrent.CountDownLatch resumed = new java.util.concurrent.CountDownLatch(1);
+        // The notifier's connection comes only once the resume below has been told: its NOTIFY reaches nobody here.
+        javax.sql.DataSource late = (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {javax.sql.DataSource.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getConnection")
+                            && Thread.currentThread().getName().equals("weir-notifier")) {
+                        resumed.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        Engine engine = new Engine(new Engine.Parts(
+                TestEngine.settings(TestEngine.queue("default", 2).withPollInterval(Duration.ofSeconds(30))),
+                new JdbcTransactor(real), late, new HandlerRegistry(List.of(new DiagnosticHandlers.Noop())),
+                new JsonbArgsCodec(), java.util.concurrent.Executors.newCachedThreadPool(TestEngine.DAEMONS),
+                TestEngine.DAEMONS, null, dev.weir.metrics.WeirMetrics.NONE));
+        engines.add(engine);
+        engine.start();
+        assertTrue(engine.heardPaused("default"), "it read the pause at start");
+        setPaused(false);
+        resumed.countDown();
+        // Its poll is 30 s away: only reading the pauses again when it begins to listen makes this quick.
+        await().atMost(WAIT).until(() -> engine.listening() && !engine.heardPaused("default"));
+    }
+
+    @Test
     void refusedAttemptsOfABatchStillStartTheRestOfIt() {
         // Attempts are handed to the executor as a tree (StartTree): a refused one must still hand over its part of
         // the batch, or those jobs would sit running with nobody to run them.
