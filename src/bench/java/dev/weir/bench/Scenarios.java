@@ -286,7 +286,6 @@ final class Scenarios {
         // 0030): by hand, 8 s rounds of batches of 100 on a fresh server ran at 81k, 115k, then 140–154k jobs/s.
         String hundred = "[" + String.join(",", Collections.nCopies(100, job(ENQUEUE))) + "]";
         long warmedBatches = httpLoad(t, "/api/jobs/batch", hundred, 201, warm, new AtomicLong());
-        t.backlog().reset();
         log("enqueue warm-up: %d batches of 100 over HTTP in %d s, not counted", warmedBatches, warm);
         for (int size : new int[] {100, 1000}) {
             Enqueued batch = enqueue(t, ENQUEUE, size);

@@ -110,7 +110,7 @@ public final class Engine {
                     parts.threads(), batch, metrics));
         }
         this.broadcaster = new Broadcaster(parts.sessionDataSource(), parts.threads());
-        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::reconnected,
+        this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::listeningBegan,
                 broadcaster::backendPid, parts.threads());
     }
 
@@ -314,13 +314,13 @@ public final class Engine {
      * resume told meanwhile would otherwise be missed until the next one) and wakes every dispatcher once, for the
      * jobs announced meanwhile.
      */
-    void reconnected() {
+    void listeningBegan() {
         try {
             Set<String> paused = transactor.alone(JobStore::pausedQueues);
             // A resume wakes its dispatcher.
             dispatchers.forEach((queue, d) -> d.paused(paused.contains(queue)));
         } catch (RuntimeException e) {
-            LOG.fine(() -> "Weir: could not read the paused queues after the notifier reconnected: " + e);
+            LOG.fine(() -> "Weir: could not read the paused queues when the notifier began to listen: " + e);
         }
         dispatchers.values().forEach(QueueDispatcher::wake);
     }

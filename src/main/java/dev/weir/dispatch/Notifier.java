@@ -16,9 +16,9 @@ import org.postgresql.PGNotification;
 /**
  * Listens on {@link JobStore#CHANNEL} with a connection of its own and tells the dispatchers which queues got
  * jobs; on the same connection it listens on {@link JobStore#CONTROL_CHANNEL} and hands those payloads (an operator's
- * cancel of a running job, ADR 0021) to {@code onControl}. Notifications are a shortcut, not a guarantee (a pooler may drop {@code LISTEN}, a reconnect misses what
- * was sent meanwhile): every dispatcher also polls, and each time listening begins (the first time too) all of them are
- * woken once.
+ * cancel of a running job, ADR 0021) to {@code onControl}. Notifications are a shortcut, not a guarantee (a pooler
+ * may drop {@code LISTEN}, a reconnect misses what was sent meanwhile): every dispatcher also polls, and each time
+ * listening begins (the first time too) all of them are woken once.
  */
 final class Notifier {
 
@@ -27,20 +27,21 @@ final class Notifier {
     private final DataSource dataSource;
     private final Consumer<String> onQueue;
     private final Consumer<String> onControl;
-    private final Runnable onReconnect;
+    /** Runs each time listening begins, the first time too. */
+    private final Runnable onListening;
     /** The database session whose job notifications are this instance's own announcements (0: none). */
     private final IntSupplier ownSession;
     private final Thread thread;
     private volatile boolean stopping;
     private volatile boolean listening;
 
-    Notifier(DataSource dataSource, Consumer<String> onQueue, Consumer<String> onControl, Runnable onReconnect,
+    Notifier(DataSource dataSource, Consumer<String> onQueue, Consumer<String> onControl, Runnable onListening,
             IntSupplier ownSession, java.util.concurrent.ThreadFactory threads) {
         this.ownSession = ownSession;
         this.dataSource = dataSource;
         this.onQueue = onQueue;
         this.onControl = onControl;
-        this.onReconnect = onReconnect;
+        this.onListening = onListening;
         this.thread = threads.newThread(this::run);
         this.thread.setName("weir-notifier");
     }
@@ -71,7 +72,7 @@ final class Notifier {
                 listening = true;
                 // The first time too: a pause or resume committed after the engine read the paused queues at start
                 // and before this LISTEN was never heard (seen in a test: the instance stayed paused until its poll).
-                onReconnect.run();
+                onListening.run();
                 waitMs = 200;
                 try {
                     while (!stopping) {

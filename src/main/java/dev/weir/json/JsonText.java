@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * JSON values written as compact text, with a {@link StringBuilder} and nothing else. A JSON-P value's own
  * {@code toString()} builds a writer and a generator each time: for the arguments of each job of a batch submitted
- * over HTTP that was about 8 % of the server's samples in a flight recording. The text is valid JSON for any value; key order is the value's
- * own, as {@code toString()} keeps it.
+ * over HTTP that was about 8 % of the server's samples in a flight recording. The text is valid JSON for any value;
+ * key order is the value's own, as {@code toString()} keeps it.
  */
 public final class JsonText {
 

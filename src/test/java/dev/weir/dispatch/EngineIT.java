@@ -588,16 +588,26 @@ class EngineIT {
         await().atMost(Duration.ofSeconds(5)).until(() -> job(ids.get(0)).state() == JobState.COMPLETED);
     }
 
-    @Test
-    void anExecutorThatRefusesGivesTheJobBackWithoutSpendingAnAttempt() {
-        AtomicInteger refusals = new AtomicInteger(3);
-        java.util.concurrent.ExecutorService real = java.util.concurrent.Executors.newCachedThreadPool(TestEngine.DAEMONS);
-        Executor flaky = task -> {
-            if (refusals.getAndDecrement() > 0) {
+    /**
+     * An executor that refuses the hand-overs {@code refuse} picks by their number (0, 1, …) and runs the others;
+     * {@code handed} counts every hand-over, {@code refused} the refused ones.
+     */
+    private static Executor refusing(java.util.function.IntPredicate refuse, AtomicInteger handed,
+            AtomicInteger refused) {
+        java.util.concurrent.ExecutorService real =
+                java.util.concurrent.Executors.newCachedThreadPool(TestEngine.DAEMONS);
+        return task -> {
+            if (refuse.test(handed.getAndIncrement())) {
+                refused.incrementAndGet();
                 throw new RejectedExecutionException("queue full (test)");
             }
             real.execute(task);
         };
+    }
+
+    @Test
+    void anExecutorThatRefusesGivesTheJobBackWithoutSpendingAnAttempt() {
+        Executor flaky = refusing(n -> n < 3, new AtomicInteger(), new AtomicInteger());
         Engine engine = TestEngine.start(TestEngine.settings(TestEngine.queue("default", 1)),
                 List.of(new DiagnosticHandlers.Noop()), flaky);
         engines.add(engine);
@@ -645,15 +655,7 @@ class EngineIT {
         // the batch, or those jobs would sit running with nobody to run them.
         AtomicInteger handed = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();
-        java.util.concurrent.ExecutorService real = java.util.concurrent.Executors.newCachedThreadPool(TestEngine.DAEMONS);
-        Executor flaky = task -> {
-            int n = handed.getAndIncrement();
-            if (n < 60 && n % 3 == 0) {
-                refused.incrementAndGet();
-                throw new RejectedExecutionException("queue full (test)");
-            }
-            real.execute(task);
-        };
+        Executor flaky = refusing(n -> n < 60 && n % 3 == 0, handed, refused);
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             ids.add(submit("weir.noop", "{}", 1));
