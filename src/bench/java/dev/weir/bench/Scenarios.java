@@ -732,7 +732,7 @@ final class Scenarios {
 
     /** What a figure measured {@link #beside} its cell is compared with. */
     static String besideLabel(String cell, List<Pair> pairs) {
-        return cell + ", run again beside each of " + pairs.size() + " rounds (median)";
+        return cell + ", run again beside each round (median of " + pairs.size() + ")";
     }
 
     private static JsonArrayBuilder pairsJson(List<Pair> pairs) {
