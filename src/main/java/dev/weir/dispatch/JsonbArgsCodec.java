@@ -1,5 +1,6 @@
 package dev.weir.dispatch;
 
+import dev.weir.json.JsonText;
 import dev.weir.json.Jsonp;
 import jakarta.json.JsonException;
 import jakarta.json.JsonReader;
@@ -12,8 +13,8 @@ import java.io.StringReader;
 /**
  * {@link ArgsCodec} with JSON-B: records and beans in, JSON objects out. Arguments that are JSON-P values already
  * ({@code JsonObject}, and kinds declared with a {@code JsonValue} type) skip the binding: they are written as they
- * are and read with the JSON-P reader. Binding an empty {@code JsonObject} was about a sixth of the server's CPU per
- * job in batch submissions from the server's own threads.
+ * are ({@link JsonText}) and read with the JSON-P reader. Binding an empty {@code JsonObject} was about a sixth of the
+ * server's CPU per job in batch submissions from the server's own threads.
  */
 public final class JsonbArgsCodec implements ArgsCodec {
 
@@ -25,7 +26,7 @@ public final class JsonbArgsCodec implements ArgsCodec {
             return "{}";
         }
         if (args instanceof JsonValue value) {
-            return value.toString();
+            return JsonText.of(value);
         }
         return jsonb.toJson(args);
     }
