@@ -1,5 +1,6 @@
 package dev.weir.bench;
 
+import dev.weir.config.QueueSettings;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -36,7 +37,7 @@ final class Scenarios {
     static final String ENQUEUE = "enqueue";
     /** Like {@code default}, with an admission bound large enough never to refuse. */
     static final String BOUNDED = "bounded";
-    /** A queue with no setting of its own in hard-reserved mode: every key at its default (max-workers 50). */
+    /** A queue with no setting of its own in hard-reserved mode: every key at its default (max-workers 100). */
     static final String SHIPPED = "shipped";
     /** Eight queues sharing the load, {@code workers / 8} permits each in hard-reserved mode. */
     static final List<String> EIGHT = IntStream.rangeClosed(1, 8).mapToObj(i -> "q" + i).toList();
@@ -120,7 +121,8 @@ final class Scenarios {
                         return d.rate();
                     });
             double shippedRate = median(shipped);
-            report.add(Figure.of("drain", "drain, default settings (max-workers 50), " + options.jobs() + " no-op",
+            report.add(Figure.of("drain", "drain, default settings (max-workers " + QueueSettings.DEFAULT_MAX_WORKERS
+                    + "), " + options.jobs() + " no-op",
                     shippedRate, "jobs/s").against(besideLabel(Ceiling.CLAIM_100, pairs), medianCell(pairs))
                     .ratioAtLeast(0.8));
             details.add("defaultSettings", Json.createObjectBuilder()

@@ -31,7 +31,7 @@ public record QueueSettings(
         Duration pollInterval,
         Optional<Duration> priorityAging) {
 
-    public static final int DEFAULT_MAX_WORKERS = 50;
+    public static final int DEFAULT_MAX_WORKERS = 100;
     public static final int DEFAULT_MIN_WORKERS = 0;
     public static final int DEFAULT_WEIGHT = 1;
     public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);

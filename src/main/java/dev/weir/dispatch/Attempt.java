@@ -46,6 +46,17 @@ final class Attempt implements JobContext<Object> {
         this.checkpoint = job.checkpointJson();
     }
 
+    /** The completer lane this attempt's outcome goes to ({@link Completer#adopt}). */
+    private volatile Completer lane;
+
+    void lane(Completer lane) {
+        this.lane = lane;
+    }
+
+    Completer lane() {
+        return lane;
+    }
+
     void bind(ProgressSink sink) {
         this.progressSink = sink;
     }

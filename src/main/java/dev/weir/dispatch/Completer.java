@@ -21,26 +21,28 @@ import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.IntSupplier;
+import java.util.function.IntFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Writes attempt outcomes in batches and only then gives their permits back.
+ * One completer lane: writes the outcomes of its attempts in batches and only then gives their permits back.
  *
- * <p>One thread takes whatever outcomes are waiting (up to {@link #MAX_BATCH}) and writes them in one statement.
- * While other attempts of this instance are still running it lingers a little (at most {@link #LINGER}) for their
- * outcomes, so that jobs claimed together are recorded — and their permits come back —
- * together, and the next claim is a full batch again; with nothing else running it writes at once, so an idle
- * queue pays no delay.
+ * <p>An instance has {@link Engine#LANES} lanes, each with its own thread, connection and attempts (ADR 0032): an
+ * attempt's outcome comes back to the lane that started it, and the jobs a lane's turn claims are the lane's. A lane
+ * takes whatever outcomes are waiting (up to {@link #MAX_BATCH}) and writes them in one statement. While other
+ * attempts of the lane are still running it lingers a little (at most {@link #LINGER}) for their outcomes, so that
+ * jobs claimed together are recorded — and their permits come back — together, and the next claim is a full batch
+ * again; with nothing else running it writes at once, so an idle queue pays no delay.
  *
  * <p><b>Renewal.</b> In the same statement it claims the next jobs of each queue whose attempts it records, on the
  * permits those attempts held ({@linkplain QueueDispatcher#renew renewal}): under load a worker's permit goes from
  * one job to the next with one statement in between, which commits by itself, on a connection this thread keeps
- * (ADR 0026), and without waking the dispatcher. (Second and third writer threads, each with its own attempts, to
- * keep several statements in flight, were measured slower, twice: smaller batches cost more than they overlap.)
+ * (ADR 0026), and without waking the dispatcher. While several lanes carry attempts, each claims only its part of
+ * the queue ({@link Lanes.Part}), so that two lanes' statements do not meet on the same jobs.
  *
  * <p>A permit is released (or handed over to a next job) only after its outcome is committed (DESIGN invariant 1),
  * so the running rows never outnumber the permits held. If the database fails, the batch is retried with back-off and its permits stay held:
@@ -64,8 +66,12 @@ final class Completer {
     private final Transactor transactor;
     /** The dispatcher of each queue, for renewals; null for a queue this instance does not serve. */
     private final Function<String, QueueDispatcher> dispatchers;
-    /** Attempts of this instance still running (not yet settled): outcomes that may soon join a batch. */
-    private final IntSupplier running;
+    /** This lane's index among the instance's lanes. */
+    private final int lane;
+    /** The part of a queue this lane's renewals claim from now ({@link Lanes#part}). */
+    private final IntFunction<Lanes.Part> part;
+    /** Attempts this lane carries whose outcome it has not been handed yet: outcomes that may soon join a batch. */
+    private final AtomicInteger load = new AtomicInteger();
     private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final WeirMetrics metrics;
@@ -74,24 +80,49 @@ final class Completer {
     /** The completer thread's kept connection for its turns (ADR 0026); only that thread touches it. */
     private Transactor.Session session;
     private volatile boolean stopping;
+    /** Set while a batch is being written. */
+    private volatile boolean writing;
 
-    Completer(Transactor transactor, Function<String, QueueDispatcher> dispatchers, IntSupplier running,
-            ThreadFactory threads, WeirMetrics metrics, Consumer<List<Attempt>> starter) {
+    Completer(Transactor transactor, Function<String, QueueDispatcher> dispatchers, int lane,
+            IntFunction<Lanes.Part> part, ThreadFactory threads, WeirMetrics metrics, Consumer<List<Attempt>> starter) {
         this.transactor = transactor;
         this.starter = starter;
         this.metrics = metrics;
         this.dispatchers = dispatchers;
-        this.running = running;
+        this.lane = lane;
+        this.part = part;
         this.thread = threads.newThread(this::run);
-        this.thread.setName("weir-completer");
+        this.thread.setName("weir-completer-" + lane);
     }
 
     void start() {
         thread.start();
     }
 
-    /** Queues an outcome; the caller must have won {@link Attempt#settle()}. */
+    /** Makes these attempts this lane's: their outcomes come here, and this lane renews their permits. */
+    void adopt(List<Attempt> attempts) {
+        for (Attempt a : attempts) {
+            a.lane(this);
+        }
+        load.addAndGet(attempts.size());
+    }
+
+    /** Attempts this lane carries whose outcome it has not been handed yet. */
+    int load() {
+        return load.get();
+    }
+
+    /**
+     * Whether this lane carries attempts now: some whose outcome has not come, or a batch being written (whose
+     * renewals will carry its permits on). A lane in the middle of its turn has often been handed every outcome.
+     */
+    boolean carrying() {
+        return writing || load.get() > 0;
+    }
+
+    /** Queues an outcome of one of this lane's attempts; the caller must have won {@link Attempt#settle()}. */
     void submit(Attempt attempt, Finish finish) {
+        load.decrementAndGet();
         pending.add(new Settled(attempt, finish));
     }
 
@@ -135,7 +166,12 @@ final class Completer {
                     pending.drainTo(batch, MAX_BATCH - 1);
                     linger(batch);
                 }
-                write(batch);
+                writing = true;
+                try {
+                    write(batch);
+                } finally {
+                    writing = false;
+                }
                 batch.clear();
                 retryWaitMs = 50;
             } catch (InterruptedException e) {
@@ -161,12 +197,12 @@ final class Completer {
     }
 
     /**
-     * Waits up to {@link #LINGER} for the outcomes of the attempts that were running when this batch began (not for
-     * attempts claimed since: under steady load there always are some), while the batch has room.
+     * Waits up to {@link #LINGER} for the outcomes of the lane's attempts that were running when this batch began (not
+     * for attempts claimed since: under steady load there always are some), while the batch has room.
      */
     private void linger(List<Settled> batch) throws InterruptedException {
         long until = System.nanoTime() + LINGER.toNanos();
-        int target = Math.min(MAX_BATCH, batch.size() + running.getAsInt());
+        int target = Math.min(MAX_BATCH, batch.size() + load.get());
         while (batch.size() < target && !stopping) {
             long left = until - System.nanoTime();
             if (left <= 0) {
@@ -203,6 +239,7 @@ final class Completer {
         for (QueueDispatcher.Renewal r : renewals) {
             next.addAll(r.committed());
         }
+        adopt(next);
         starter.accept(next);
         long now = System.nanoTime();
         for (Settled s : batch) {
@@ -223,8 +260,9 @@ final class Completer {
      */
     private Map<Long, JobState> writeAlone(List<Finish> finishes, List<QueueDispatcher.Renewal> renewals) {
         List<JobStore.ClaimRequest> claims = new ArrayList<>(renewals.size());
+        Lanes.Part share = part.apply(lane);
         for (QueueDispatcher.Renewal r : renewals) {
-            claims.add(r.begin());
+            claims.add(r.begin(lane, share));
         }
         JobStore.Turn turn = session.alone(sql -> JobStore.turn(sql, finishes, claims));
         if (renewals.size() == 1) {

@@ -65,7 +65,15 @@ public final class Engine {
     private final WeirSettings settings;
     private final Transactor transactor;
     private final String instance;
-    private final Completer completer;
+    /**
+     * Completer lanes (ADR 0032): a second one opens when the first carries {@link #LANE_FILL} attempts, so that
+     * two turns' statements are in flight at once.
+     */
+    static final int LANES = 2;
+    /** Attempts a lane carries before the next one opens: about what one turn needs to pay for itself. */
+    static final int LANE_FILL = 50;
+
+    private final List<Completer> lanes = new ArrayList<>(LANES);
     private final JobRunner runner;
     private final Notifier notifier;
     private final Broadcaster broadcaster;
@@ -79,9 +87,11 @@ public final class Engine {
         this.transactor = parts.transactor();
         this.instance = instanceName();
         WeirMetrics metrics = parts.metrics();
-        this.completer = new Completer(transactor, dispatchers::get, this::running, parts.threads(), metrics,
-                this::startAttempts);
-        this.runner = new JobRunner(settings, parts.handlers(), parts.codec(), parts.executor(), completer,
+        for (int i = 0; i < LANES; i++) {
+            lanes.add(new Completer(transactor, dispatchers::get, i, this::part, parts.threads(), metrics,
+                    this::startAttempts));
+        }
+        this.runner = new JobRunner(settings, parts.handlers(), parts.codec(), parts.executor(), this::assign,
                 (job, progress) -> transactor.inNewTransaction(
                         sql -> JobStore.progress(sql, job.id(), job.lease(), progress)));
         this.maintenance = new Maintenance(settings, transactor, parts.sessionDataSource(), instance, this,
@@ -107,7 +117,7 @@ public final class Engine {
                             q.rateBurst().orElse((int) Math.ceil(q.rateLimit().getAsDouble())))
                     : null;
             dispatchers.put(q.name(), new QueueDispatcher(q, capacity, bucket, transactor, runner, instance,
-                    parts.threads(), batch, metrics));
+                    parts.threads(), batch, LANES, metrics));
         }
         this.broadcaster = new Broadcaster(parts.sessionDataSource(), parts.threads());
         this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::listeningBegan,
@@ -134,7 +144,7 @@ public final class Engine {
         for (String queue : transactor.alone(JobStore::pausedQueues)) {
             heard(queue, true);
         }
-        completer.start();
+        lanes.forEach(Completer::start);
         notifier.start();
         broadcaster.start();
         maintenance.start();
@@ -178,7 +188,9 @@ public final class Engine {
         if (!left.isEmpty()) {
             LOG.warning(() -> "Weir: handed back " + left.size() + " jobs that did not finish within " + timeout);
         }
-        completer.stop(Duration.ofSeconds(10));
+        for (Completer lane : lanes) {
+            lane.stop(Duration.ofSeconds(10));
+        }
         broadcaster.stop();
         maintenance.stop();
         try {
@@ -197,9 +209,41 @@ public final class Engine {
         runner.start(attempts);
     }
 
-    /** Attempts running on this instance whose outcome is not yet decided. */
-    private int running() {
-        return runner.inFlight().size();
+    /**
+     * Gives a dispatcher's newly claimed attempts to the lanes, filling them in order ({@link Lanes#split}); one
+     * dispatcher at a time, so that two claims do not both fill the same room.
+     */
+    private synchronized void assign(List<Attempt> attempts) {
+        int[] share = Lanes.split(attempts.size(), loads(), LANE_FILL);
+        int from = 0;
+        for (int i = 0; i < share.length; i++) {
+            if (share[i] > 0) {
+                lanes.get(i).adopt(attempts.subList(from, from + share[i]));
+                from += share[i];
+            }
+        }
+    }
+
+    /** The part of a queue lane {@code lane} claims from now ({@link Lanes#part}). */
+    private Lanes.Part part(int lane) {
+        int[] carrying = new int[lanes.size()];
+        for (int i = 0; i < carrying.length; i++) {
+            carrying[i] = lanes.get(i).carrying() ? 1 : 0;
+        }
+        return Lanes.part(lane, carrying);
+    }
+
+    private int[] loads() {
+        int[] loads = new int[lanes.size()];
+        for (int i = 0; i < loads.length; i++) {
+            loads[i] = lanes.get(i).load();
+        }
+        return loads;
+    }
+
+    /** Each lane's load now, for tests: the attempts it carries whose outcome it has not been handed yet. */
+    int[] laneLoads() {
+        return loads();
     }
 
     /** Cancels and fails the attempts past their deadline; their permits come back once that is written. */

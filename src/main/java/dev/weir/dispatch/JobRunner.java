@@ -13,10 +13,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
- * Runs attempts on the executor and hands each outcome to the {@link Completer}. Keeps the set of attempts in
+ * Runs attempts on the executor and hands each outcome to its {@link Completer} lane. Keeps the set of attempts in
  * flight on this instance, so the deadline watchdog and the drain can find them.
  */
 final class JobRunner {
@@ -26,19 +27,20 @@ final class JobRunner {
     private final HandlerRegistry handlers;
     private final ArgsCodec codec;
     private final Executor executor;
-    private final Completer completer;
+    /** Gives attempts that have no lane yet (a dispatcher's claim) to the lanes ({@link Lanes#split}). */
+    private final Consumer<List<Attempt>> assign;
     private final Attempt.ProgressSink progress;
     private final WeirSettings settings;
     private final Set<Attempt> inFlight = ConcurrentHashMap.newKeySet();
 
-    JobRunner(WeirSettings settings, HandlerRegistry handlers, ArgsCodec codec, Executor executor, Completer completer,
-            Attempt.ProgressSink progress) {
+    JobRunner(WeirSettings settings, HandlerRegistry handlers, ArgsCodec codec, Executor executor,
+            Consumer<List<Attempt>> assign, Attempt.ProgressSink progress) {
         this.settings = settings;
         this.progress = progress;
         this.handlers = handlers;
         this.codec = codec;
         this.executor = executor;
-        this.completer = completer;
+        this.assign = assign;
     }
 
     /**
@@ -50,6 +52,9 @@ final class JobRunner {
      * from here.
      */
     void start(List<Attempt> attempts) {
+        if (!attempts.isEmpty() && attempts.get(0).lane() == null) {
+            assign.accept(attempts);
+        }
         for (Attempt a : attempts) {
             a.bind(progress);
             inFlight.add(a);
@@ -98,7 +103,7 @@ final class JobRunner {
             return false;
         }
         inFlight.remove(attempt);
-        completer.submit(attempt, finish);
+        attempt.lane().submit(attempt, finish);
         return true;
     }
 

@@ -62,7 +62,7 @@ final class QueueDispatcher {
     private final Thread thread;
     private final int batchSize;
     private final WeirMetrics metrics;
-    private final ClaimCursor cursor;
+    private final ClaimCursors cursors;
     private volatile boolean stopping;
     /** True while the last poll found no free permit: a permit coming back must then ring. */
     private volatile boolean starved;
@@ -82,7 +82,7 @@ final class QueueDispatcher {
     private boolean mayHaveWork = true;
 
     QueueDispatcher(QueueSettings settings, QueueCapacity capacity, TokenBucket bucket, Transactor transactor,
-            JobRunner runner, String instance, ThreadFactory threads, int batchSize, WeirMetrics metrics) {
+            JobRunner runner, String instance, ThreadFactory threads, int batchSize, int lanes, WeirMetrics metrics) {
         this.settings = settings;
         this.metrics = metrics;
         this.capacity = capacity;
@@ -91,7 +91,7 @@ final class QueueDispatcher {
         this.runner = runner;
         this.instance = instance;
         this.batchSize = batchSize;
-        this.cursor = new ClaimCursor(settings.pollInterval().toNanos());
+        this.cursors = new ClaimCursors(lanes, settings.pollInterval().toNanos());
         this.thread = threads.newThread(this::loop);
         this.thread.setName("weir-dispatcher-" + settings.name());
         capacity.onRelease(() -> {
@@ -128,7 +128,7 @@ final class QueueDispatcher {
 
     /** Polls soon: new jobs may be available (and may come before the claim cursor). */
     void wake() {
-        cursor.reset();
+        cursors.reset();
         if (pausedHint) {
             return;
         }
@@ -257,8 +257,8 @@ final class QueueDispatcher {
         return transactor.alone(sql -> JobStore.anyAvailable(sql, queue()));   // one read: no transaction needed
     }
 
-    /** A claim begun: where on the claim cursor it starts, and what it asks the database for. */
-    private record Begun(ClaimCursor.Start start, JobStore.ClaimRequest request, long now) {
+    /** A claim begun: the claim cursor it reads, where on it it starts, and what it asks the database for. */
+    private record Begun(ClaimCursor cursor, ClaimCursor.Start start, JobStore.ClaimRequest request, long now) {
     }
 
     /**
@@ -266,10 +266,14 @@ final class QueueDispatcher {
      * {@linkplain #end ends}: a claim whose statement then fails must {@linkplain ClaimCursor#reset reset} it.
      */
     private Begun begin(int limit) {
+        return begin(cursors.poll(), limit, Lanes.Part.WHOLE);
+    }
+
+    private Begun begin(ClaimCursor cursor, int limit, Lanes.Part part) {
         long now = System.nanoTime();
         ClaimCursor.Start start = cursor.start(now);
-        return new Begun(start, new JobStore.ClaimRequest(queue(), limit, instance, settings.deadline().toMillis(),
-                start.after()), now);
+        return new Begun(cursor, start, new JobStore.ClaimRequest(queue(), limit, instance,
+                settings.deadline().toMillis(), start.after(), part.part(), part.parts()), now);
     }
 
     /**
@@ -292,7 +296,7 @@ final class QueueDispatcher {
         for (ClaimedJob job : jobs) {
             keys.add(job.key());
         }
-        cursor.claimed(begun.start(), fromStart, keys, jobs.size() < request.limit(), begun.now());
+        begun.cursor().claimed(begun.start(), fromStart, keys, jobs.size() < request.limit(), begun.now());
         return jobs;
     }
 
@@ -307,7 +311,7 @@ final class QueueDispatcher {
         try {
             found = transactor.alone(sql -> JobStore.claim(sql, begun.request()));
         } catch (RuntimeException e) {
-            cursor.reset();
+            cursors.reset();
             throw e;
         }
         return end(begun, found, this::restAlone);
@@ -328,7 +332,7 @@ final class QueueDispatcher {
         try {
             return transactor.alone(sql -> JobStore.claim(sql, rest));
         } catch (RuntimeException e) {
-            cursor.reset();
+            cursors.reset();
             LOG.log(Level.WARNING, "Weir: queue " + queue() + " could not claim from the head of the queue", e);
             return List.of();
         }
@@ -396,11 +400,12 @@ final class QueueDispatcher {
         }
 
         /**
-         * Begins the claim that the completer makes in its own statement (ADR 0026): at most one job per permit. The
-         * completer then passes what that statement claimed to {@link #claimedAlone}, or abandons the renewal.
+         * Begins the claim that completer lane {@code lane} makes in its own statement (ADR 0026): at most one job per
+         * permit, from {@code part} of the queue (ADR 0032), on that lane's claim cursor. The completer then passes
+         * what that statement claimed to {@link #claimedAlone}, or abandons the renewal.
          */
-        JobStore.ClaimRequest begin() {
-            begun = QueueDispatcher.this.begin(permits.size());
+        JobStore.ClaimRequest begin(int lane, Lanes.Part part) {
+            begun = QueueDispatcher.this.begin(cursors.lane(lane, part), permits.size(), part);
             return begun.request();
         }
 
@@ -432,7 +437,7 @@ final class QueueDispatcher {
         /** The transaction failed: nothing was claimed; the tokens go back, the permits stay with their attempts. */
         void abandon() {
             jobs = List.of();
-            cursor.reset();
+            cursors.reset();
             if (bucket != null) {
                 bucket.refund(permits.size());
             }

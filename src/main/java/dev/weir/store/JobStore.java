@@ -172,7 +172,20 @@ public final class JobStore {
      * A claim: up to {@code limit} available jobs of {@code queue} after {@code after} in claim order, for
      * {@code owner}, each attempt due to end within {@code deadlineMs}.
      */
-    public record ClaimRequest(String queue, int limit, String owner, long deadlineMs, ClaimKey after) {
+    public record ClaimRequest(String queue, int limit, String owner, long deadlineMs, ClaimKey after, int part,
+            int parts) {
+
+        /** A claim from the whole queue. */
+        public ClaimRequest(String queue, int limit, String owner, long deadlineMs, ClaimKey after) {
+            this(queue, limit, owner, deadlineMs, after, 0, 1);
+        }
+
+        /** Only jobs whose {@code id % parts == part} (a completer lane's renewal, ADR 0032); 0 of 1: all. */
+        public ClaimRequest {
+            if (parts < 1 || part < 0 || part >= parts) {
+                throw new IllegalArgumentException("part " + part + " of " + parts);
+            }
+        }
     }
 
     /**
@@ -242,7 +255,9 @@ public final class JobStore {
                     .append(",\"deadline_ms\":").append(c.deadlineMs())
                     .append(",\"priority\":").append(c.after().priority())
                     .append(",\"run_at_us\":").append(c.after().runAtMicros())
-                    .append(",\"id\":").append(c.after().id()).append('}');
+                    .append(",\"id\":").append(c.after().id())
+                    .append(",\"part\":").append(c.part())
+                    .append(",\"parts\":").append(c.parts()).append('}');
         }
         return json.append(']').toString();
     }

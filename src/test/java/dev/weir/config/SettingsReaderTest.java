@@ -30,7 +30,7 @@ class SettingsReaderTest {
         assertEquals(1, s.queues().size());
         QueueSettings q = s.queues().get(0);
         assertEquals("default", q.name());
-        assertEquals(50, q.maxWorkers());
+        assertEquals(100, q.maxWorkers());
         assertEquals(0, q.minWorkers());
         assertEquals(1, q.weight());
         assertEquals(Duration.ofMinutes(5), q.deadline());
@@ -267,6 +267,6 @@ class SettingsReaderTest {
 
     @Test
     void emptyValuesMeanUnset() {
-        assertEquals(50, read("weir.queue.default.max-workers", "  ").queues().get(0).maxWorkers());
+        assertEquals(100, read("weir.queue.default.max-workers", "  ").queues().get(0).maxWorkers());
     }
 }

@@ -1,6 +1,7 @@
 package dev.weir.dispatch;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -271,6 +272,50 @@ class EngineIT {
         assertEquals(0, count("state <> 'completed'"));
         assertTrue(maxRunning <= 3, "running rows " + maxRunning + " > 3 permits");
         assertTrue(maxRunning >= 2, "the queue did use its permits in parallel: " + maxRunning);
+    }
+
+    @Test
+    void aQueueWithMorePermitsThanOneLaneTakesRunsOnTwoLanesAndLosesNothing() {
+        int jobs = 3000;
+        int permits = Engine.LANE_FILL * 2 + 20;
+        List<NewJob> batch = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            batch.add(new NewJob("weir.sleep", "default", "{\"ms\":1}", 2, 25, null));
+        }
+        tx.inNewTransaction(sql -> JobStore.insert(sql, batch));
+        Engine engine = start(List.of(new DiagnosticHandlers.Sleep()), TestEngine.queue("default", permits));
+        long maxRunning = 0;
+        boolean bothLanes = false;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (count("state <> 'completed'") > 0 && System.nanoTime() < deadline) {
+            maxRunning = Math.max(maxRunning, count("state = 'running'"));
+            int[] loads = engine.laneLoads();
+            bothLanes |= loads[0] > 0 && loads[1] > 0;
+        }
+        assertEquals(0, count("state <> 'completed'"));
+        assertEquals(jobs, count("state = 'completed' AND attempt = 1"), "each job ran once, none was lost or retried");
+        assertTrue(maxRunning <= permits, "running rows " + maxRunning + " > " + permits + " permits");
+        assertTrue(bothLanes, "the second lane carried attempts while the first did");
+        await().atMost(WAIT).until(() -> engine.capacities().get("default").inFlight() == 0);
+        assertArrayEquals(new int[] {0, 0}, engine.laneLoads(), "every outcome came back to its lane");
+    }
+
+    @Test
+    void aQueueThatFitsOneLaneKeepsToIt() {
+        int jobs = 400;
+        List<NewJob> batch = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            batch.add(new NewJob("weir.sleep", "default", "{\"ms\":1}", 2, 25, null));
+        }
+        tx.inNewTransaction(sql -> JobStore.insert(sql, batch));
+        Engine engine = start(List.of(new DiagnosticHandlers.Sleep()), TestEngine.queue("default", Engine.LANE_FILL));
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        int secondLane = 0;
+        while (count("state <> 'completed'") > 0 && System.nanoTime() < deadline) {
+            secondLane = Math.max(secondLane, engine.laneLoads()[1]);
+        }
+        assertEquals(jobs, count("state = 'completed' AND attempt = 1"));
+        assertEquals(0, secondLane, "a lane's batches as large as before lanes existed: the second lane stays shut");
     }
 
     @Test

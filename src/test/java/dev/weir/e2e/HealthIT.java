@@ -31,7 +31,7 @@ class HealthIT {
         assertEquals(false, dispatchers.getJsonObject("data").getBoolean("draining"));
         JsonObject queues = check(ready, "weir-queues").getJsonObject("data");
         assertEquals("hard-reserved", queues.getString("default.mode"));
-        assertEquals(50, queues.getInt("default.max-workers"));
+        assertEquals(100, queues.getInt("default.max-workers"));
         assertEquals(4, queues.getInt("emails.max-workers"));
         assertEquals(true, queues.containsKey("emails.in-flight"));
     }

@@ -378,7 +378,7 @@ class RestApiIT {
             assertTrue(emails.getJsonObject("counts").containsKey(state), state);
         }
         assertTrue(emails.isNull("admission"), "an unbounded queue has no admission");
-        assertEquals(50, get("/api/queues/default").json().getJsonObject("capacity").getInt("maxWorkers"));
+        assertEquals(100, get("/api/queues/default").json().getJsonObject("capacity").getInt("maxWorkers"));
         assertError(get("/api/queues/nope"), 404, "unknown_queue");
     }
 

@@ -317,6 +317,28 @@ class JobStoreIT {
     }
 
     @Test
+    void aClaimFromAPartOfTheQueueTakesOnlyThatPartsJobsInClaimOrder() {
+        List<Long> ids = insert(10, "k");
+        // A completer lane's renewal while two lanes carry attempts (ADR 0032): ids of one remainder only.
+        JobStore.Turn odd = tx.alone(sql -> JobStore.turn(sql, List.of(), List.of(
+                new JobStore.ClaimRequest("default", 3, "me", 60_000, ClaimKey.START, 1, 2))));
+        List<Long> expected = ids.stream().filter(id -> id % 2 == 1).limit(3).toList();
+        assertEquals(expected, odd.claimed().stream().map(ClaimedJob::id).toList());
+        JobStore.Turn even = tx.alone(sql -> JobStore.turn(sql, List.of(), List.of(
+                new JobStore.ClaimRequest("default", 10, "me", 60_000, ClaimKey.START, 0, 2))));
+        assertEquals(ids.stream().filter(id -> id % 2 == 0).toList(),
+                even.claimed().stream().map(ClaimedJob::id).toList(), "every even job, and no more");
+        // The whole queue (0 of 1) takes what is left of both.
+        List<Long> left = new ArrayList<>(ids);
+        left.removeAll(expected);
+        left.removeAll(even.claimed().stream().map(ClaimedJob::id).toList());
+        assertEquals(left, tx.alone(sql -> JobStore.claim(sql, "default", 10, "me", 60_000)).stream()
+                .map(ClaimedJob::id).toList());
+        assertThrows(IllegalArgumentException.class,
+                () -> new JobStore.ClaimRequest("default", 1, "me", 60_000, ClaimKey.START, 2, 2));
+    }
+
+    @Test
     void aTurnThatFailsLeavesNothingBehind() {
         List<Long> ids = insert(2, "k");
         ClaimedJob running = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "me", 60_000)).get(0);

@@ -17,7 +17,9 @@
 -- Claims, for instance ?8, in as many queues as ?7 names (ADR 0026, amendment 2: a turn whose outcomes come from
 -- several queues renews them all here):
 -- ?7: [{"queue", "n" (at most this many jobs), "deadline_ms" (each attempt due to end within it), "priority",
---       "run_at_us", "id" (take only jobs after this key in claim order)}, …]
+--       "run_at_us", "id" (take only jobs after this key in claim order), "part", "parts" (take only jobs whose
+--       id is part modulo parts: a completer lane's share of the queue while several lanes renew, ADR 0032;
+--       0 and 1 for the whole queue)}, …]
 -- Claim order is (priority, run_at in microseconds since the epoch, id); (0, 0, 0) comes before every job. Starting
 -- the index scan at the key skips the dead entries that earlier claims left at the head of the queue's part of
 -- jobs_available (ADR 0024); the row comparison is an index condition of that index, one scan per queue.
@@ -100,7 +102,8 @@ woken AS (
 wanted AS (
     SELECT *
     FROM jsonb_to_recordset(CAST(?7 AS jsonb))
-         AS w(queue text, n integer, deadline_ms bigint, priority integer, run_at_us bigint, id bigint)
+         AS w(queue text, n integer, deadline_ms bigint, priority integer, run_at_us bigint, id bigint,
+            part integer, parts integer)
 ),
 picked AS (
     SELECT p.id
@@ -113,6 +116,7 @@ picked AS (
           AND (j.priority, j.run_at, j.id)
               > (w.priority, timestamptz 'epoch' + w.run_at_us * interval '1 microsecond', w.id)
           AND NOT EXISTS (SELECT 1 FROM weir.queues AS q WHERE q.name = w.queue AND q.paused)
+          AND j.id % w.parts = w.part
         ORDER BY j.priority, j.run_at, j.id
         LIMIT w.n
         FOR UPDATE OF j SKIP LOCKED

@@ -1,0 +1,86 @@
+package dev.weir.dispatch;
+
+/**
+ * How an instance's attempts are spread over its completer lanes, and which part of a queue each lane claims from
+ * (ADR 0032). Pure arithmetic on the lanes' loads (attempts a lane carries: started or claimed, outcome not yet
+ * handed to it), so it is tested alone.
+ *
+ * <p><b>Filling.</b> A lane's turn costs about as much again, whatever its size, as a few dozen jobs do, so lanes are
+ * filled one after another, each to {@code fill} attempts, and a second lane opens only when the first is full: up
+ * to {@code fill} attempts in flight, everything goes through one lane, with the batches one lane had before lanes
+ * existed. What is left when every lane is full goes, one attempt at a time, to the least loaded lane.
+ *
+ * <p><b>Parts.</b> Two lanes renewing the same queue at once would meet on the same jobs: the second statement skips,
+ * one by one, the rows the first has locked, or, after the first has committed, reads their dead versions. So while
+ * {@code n} lanes carry attempts, the one of rank {@code r} among them claims only jobs whose id is {@code r} modulo
+ * {@code n}; a lane alone claims from the whole queue.
+ */
+final class Lanes {
+
+    /** Which part of a queue a lane's renewal claims: jobs whose {@code id % parts == part}. */
+    record Part(int part, int parts) {
+
+        /** The whole queue. */
+        static final Part WHOLE = new Part(0, 1);
+
+        Part {
+            if (parts < 1 || part < 0 || part >= parts) {
+                throw new IllegalArgumentException("part " + part + " of " + parts);
+            }
+        }
+    }
+
+    private Lanes() {
+    }
+
+    /**
+     * How many of {@code n} new attempts each lane takes, given the lanes' {@code loads}: each lane in order up to
+     * {@code fill}, then the rest one by one to the least loaded lane (the first of equals).
+     *
+     * @return one count per lane, summing to {@code n}
+     */
+    static int[] split(int n, int[] loads, int fill) {
+        if (n < 0 || fill < 1 || loads.length == 0) {
+            throw new IllegalArgumentException("n " + n + ", fill " + fill + ", " + loads.length + " lanes");
+        }
+        int[] share = new int[loads.length];
+        int left = n;
+        for (int i = 0; i < loads.length && left > 0; i++) {
+            int room = Math.max(0, fill - loads[i]);
+            share[i] = Math.min(room, left);
+            left -= share[i];
+        }
+        while (left > 0) {
+            int least = 0;
+            for (int i = 1; i < loads.length; i++) {
+                if (loads[i] + share[i] < loads[least] + share[least]) {
+                    least = i;
+                }
+            }
+            share[least]++;
+            left--;
+        }
+        return share;
+    }
+
+    /**
+     * The part lane {@code lane} claims from: its rank among the lanes that carry attempts (a load above 0, itself
+     * counted whatever its load), of as many parts as there are such lanes.
+     */
+    static Part part(int lane, int[] loads) {
+        if (lane < 0 || lane >= loads.length) {
+            throw new IllegalArgumentException("lane " + lane + " of " + loads.length);
+        }
+        int rank = 0;
+        int parts = 0;
+        for (int i = 0; i < loads.length; i++) {
+            if (i == lane || loads[i] > 0) {
+                if (i < lane) {
+                    rank++;
+                }
+                parts++;
+            }
+        }
+        return parts == 1 ? Part.WHOLE : new Part(rank, parts);
+    }
+}

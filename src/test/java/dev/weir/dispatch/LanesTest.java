@@ -1,0 +1,75 @@
+package dev.weir.dispatch;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class LanesTest {
+
+    @Test
+    void aClaimThatFitsTheFirstLaneGoesThereWhole() {
+        assertArrayEquals(new int[] {16, 0}, Lanes.split(16, new int[] {0, 0}, 50));
+        assertArrayEquals(new int[] {50, 0}, Lanes.split(50, new int[] {0, 0}, 50));
+        // Eight queues of two: each small claim joins the first lane while it has room.
+        assertArrayEquals(new int[] {2, 0}, Lanes.split(2, new int[] {14, 0}, 50));
+    }
+
+    @Test
+    void theNextLaneOpensOnlyWhenTheFirstIsFull() {
+        assertArrayEquals(new int[] {50, 50}, Lanes.split(100, new int[] {0, 0}, 50));
+        assertArrayEquals(new int[] {10, 30}, Lanes.split(40, new int[] {40, 0}, 50));
+        assertArrayEquals(new int[] {0, 5}, Lanes.split(5, new int[] {50, 7}, 50));
+    }
+
+    @Test
+    void whatIsLeftWhenEveryLaneIsFullGoesToTheLeastLoaded() {
+        assertArrayEquals(new int[] {100, 100}, Lanes.split(200, new int[] {0, 0}, 50));
+        assertArrayEquals(new int[] {1, 3}, Lanes.split(4, new int[] {52, 50}, 50));
+        assertArrayEquals(new int[] {0, 0, 0}, Lanes.split(0, new int[] {0, 0, 0}, 50));
+        int[] share = Lanes.split(7, new int[] {60, 60, 60}, 50);
+        assertEquals(7, share[0] + share[1] + share[2]);
+        assertArrayEquals(new int[] {3, 2, 2}, share);
+    }
+
+    @Test
+    void aLaneAloneClaimsFromTheWholeQueue() {
+        assertEquals(Lanes.Part.WHOLE, Lanes.part(0, new int[] {30, 0}));
+        assertEquals(Lanes.Part.WHOLE, Lanes.part(1, new int[] {0, 30}));
+        // A lane counts itself even when every outcome it carried is in the batch it is writing.
+        assertEquals(Lanes.Part.WHOLE, Lanes.part(0, new int[] {0, 0}));
+    }
+
+    @Test
+    void lanesThatCarryAttemptsTogetherClaimDisjointParts() {
+        assertEquals(new Lanes.Part(0, 2), Lanes.part(0, new int[] {50, 50}));
+        assertEquals(new Lanes.Part(1, 2), Lanes.part(1, new int[] {50, 50}));
+        assertEquals(new Lanes.Part(1, 2), Lanes.part(1, new int[] {3, 0}));
+        // Ranks among the lanes that carry attempts: the idle middle lane takes no part.
+        assertEquals(new Lanes.Part(0, 2), Lanes.part(0, new int[] {9, 0, 9}));
+        assertEquals(new Lanes.Part(1, 2), Lanes.part(2, new int[] {9, 0, 9}));
+        for (int lanes = 1; lanes <= 4; lanes++) {
+            int[] loads = new int[lanes];
+            java.util.Arrays.fill(loads, 1);
+            boolean[] seen = new boolean[lanes];
+            for (int lane = 0; lane < lanes; lane++) {
+                Lanes.Part p = Lanes.part(lane, loads);
+                assertEquals(lanes, p.parts());
+                seen[p.part()] = true;
+            }
+            for (boolean s : seen) {
+                assertEquals(true, s, "every part is some lane's, with " + lanes + " lanes");
+            }
+        }
+    }
+
+    @Test
+    void refusesWhatCannotBeSplit() {
+        assertThrows(IllegalArgumentException.class, () -> Lanes.split(-1, new int[] {0}, 50));
+        assertThrows(IllegalArgumentException.class, () -> Lanes.split(1, new int[] {}, 50));
+        assertThrows(IllegalArgumentException.class, () -> Lanes.split(1, new int[] {0}, 0));
+        assertThrows(IllegalArgumentException.class, () -> Lanes.part(2, new int[] {0, 0}));
+        assertThrows(IllegalArgumentException.class, () -> new Lanes.Part(2, 2));
+    }
+}
