@@ -213,13 +213,15 @@ public final class Engine {
      * Gives a dispatcher's newly claimed attempts to the lanes, filling them in order ({@link Lanes#split}); one
      * dispatcher at a time, so that two claims do not both fill the same room.
      */
-    private synchronized void assign(List<Attempt> attempts) {
-        int[] share = Lanes.split(attempts.size(), loads(), LANE_FILL);
-        int from = 0;
-        for (int i = 0; i < share.length; i++) {
-            if (share[i] > 0) {
-                lanes.get(i).adopt(attempts.subList(from, from + share[i]));
-                from += share[i];
+    private void assign(List<Attempt> attempts) {
+        synchronized (lanes) {
+            int[] share = Lanes.split(attempts.size(), loads(), LANE_FILL);
+            int from = 0;
+            for (int i = 0; i < share.length; i++) {
+                if (share[i] > 0) {
+                    lanes.get(i).adopt(attempts.subList(from, from + share[i]));
+                    from += share[i];
+                }
             }
         }
     }
