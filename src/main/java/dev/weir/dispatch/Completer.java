@@ -45,8 +45,8 @@ import java.util.logging.Logger;
  * the queue ({@link Lanes.Part}), so that two lanes' statements do not meet on the same jobs.
  *
  * <p>A permit is released (or handed over to a next job) only after its outcome is committed (DESIGN invariant 1),
- * so the running rows never outnumber the permits held. If the database fails, the batch is retried with back-off and its permits stay held:
- * a dispatcher could not claim anything meanwhile anyway.
+ * so the running rows never outnumber the permits held. If the database fails, the batch is retried with back-off
+ * and its permits stay held: a dispatcher could not claim anything meanwhile anyway.
  */
 final class Completer {
 
