@@ -18,13 +18,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.IntFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -41,8 +41,8 @@ import java.util.logging.Logger;
  * <p><b>Renewal.</b> In the same statement it claims the next jobs of each queue whose attempts it records, on the
  * permits those attempts held ({@linkplain QueueDispatcher#renew renewal}): under load a worker's permit goes from
  * one job to the next with one statement in between, which commits by itself, on a connection this thread keeps
- * (ADR 0026), and without waking the dispatcher. While several lanes carry attempts, each claims only its part of
- * the queue ({@link Lanes.Part}), so that two lanes' statements do not meet on the same jobs.
+ * (ADR 0026), and without waking the dispatcher. While several lanes carry attempts of a queue, each claims only its
+ * part of that queue ({@link Lanes.Part}), so that two lanes' statements do not meet on the same jobs.
  *
  * <p>A permit is released (or handed over to a next job) only after its outcome is committed (DESIGN invariant 1),
  * so the running rows never outnumber the permits held. If the database fails, the batch is retried with back-off
@@ -69,9 +69,17 @@ final class Completer {
     /** This lane's index among the instance's lanes. */
     private final int lane;
     /** The part of a queue this lane's renewals claim from now ({@link Lanes#part}). */
-    private final IntFunction<Lanes.Part> part;
+    private final PartOf part;
     /** Attempts this lane carries whose outcome it has not been handed yet: outcomes that may soon join a batch. */
     private final AtomicInteger load = new AtomicInteger();
+    /** The same, queue by queue: which queues this lane shares with the other lanes. */
+    private final Map<String, AtomicInteger> queueLoads = new ConcurrentHashMap<>();
+
+    /** The part of queue {@code queue} lane {@code lane} claims from now. */
+    @FunctionalInterface
+    interface PartOf {
+        Lanes.Part of(int lane, String queue);
+    }
     private final LinkedBlockingQueue<Settled> pending = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final WeirMetrics metrics;
@@ -80,11 +88,11 @@ final class Completer {
     /** The completer thread's kept connection for its turns (ADR 0026); only that thread touches it. */
     private Transactor.Session session;
     private volatile boolean stopping;
-    /** Set while a batch is being written. */
-    private volatile boolean writing;
+    /** The queues of the batch being written; empty between batches. */
+    private volatile Set<String> writing = Set.of();
 
     Completer(Transactor transactor, Function<String, QueueDispatcher> dispatchers, int lane,
-            IntFunction<Lanes.Part> part, ThreadFactory threads, WeirMetrics metrics, Consumer<List<Attempt>> starter) {
+            PartOf part, ThreadFactory threads, WeirMetrics metrics, Consumer<List<Attempt>> starter) {
         this.transactor = transactor;
         this.starter = starter;
         this.metrics = metrics;
@@ -103,6 +111,7 @@ final class Completer {
     void adopt(List<Attempt> attempts) {
         for (Attempt a : attempts) {
             a.lane(this);
+            queueLoads.computeIfAbsent(a.queue(), q -> new AtomicInteger()).incrementAndGet();
         }
         load.addAndGet(attempts.size());
     }
@@ -113,16 +122,19 @@ final class Completer {
     }
 
     /**
-     * Whether this lane carries attempts now: some whose outcome has not come, or a batch being written (whose
-     * renewals will carry its permits on). A lane in the middle of its turn has often been handed every outcome.
+     * Whether this lane carries attempts of {@code queue} now: some whose outcome has not come, or some in the batch
+     * being written (whose renewals will carry their permits on). A lane in the middle of its turn has often been
+     * handed every outcome.
      */
-    boolean carrying() {
-        return writing || load.get() > 0;
+    boolean carrying(String queue) {
+        AtomicInteger n = queueLoads.get(queue);
+        return (n != null && n.get() > 0) || writing.contains(queue);
     }
 
     /** Queues an outcome of one of this lane's attempts; the caller must have won {@link Attempt#settle()}. */
     void submit(Attempt attempt, Finish finish) {
         load.decrementAndGet();
+        queueLoads.get(attempt.queue()).decrementAndGet();
         pending.add(new Settled(attempt, finish));
     }
 
@@ -166,11 +178,11 @@ final class Completer {
                     pending.drainTo(batch, MAX_BATCH - 1);
                     linger(batch);
                 }
-                writing = true;
+                writing = queues(batch);
                 try {
                     write(batch);
                 } finally {
-                    writing = false;
+                    writing = Set.of();
                 }
                 batch.clear();
                 retryWaitMs = 50;
@@ -260,9 +272,8 @@ final class Completer {
      */
     private Map<Long, JobState> writeAlone(List<Finish> finishes, List<QueueDispatcher.Renewal> renewals) {
         List<JobStore.ClaimRequest> claims = new ArrayList<>(renewals.size());
-        Lanes.Part share = part.apply(lane);
         for (QueueDispatcher.Renewal r : renewals) {
-            claims.add(r.begin(lane, share));
+            claims.add(r.begin(lane, part.of(lane, r.queue())));
         }
         JobStore.Turn turn = session.alone(sql -> JobStore.turn(sql, finishes, claims));
         if (renewals.size() == 1) {
@@ -356,6 +367,22 @@ final class Completer {
         }
         JobStore.announce(sql, ready);
         inserted.add(new FollowUps(next, stored));
+    }
+
+    private static Set<String> queues(List<Settled> batch) {
+        String first = batch.get(0).attempt().queue();
+        Set<String> queues = null;
+        for (Settled s : batch) {
+            String q = s.attempt().queue();
+            if (queues == null && !q.equals(first)) {
+                queues = new java.util.HashSet<>();
+                queues.add(first);
+            }
+            if (queues != null) {
+                queues.add(q);
+            }
+        }
+        return queues == null ? Set.of(first) : queues;
     }
 
     /** The renewals the dispatchers plan for the permits of this batch, queue by queue. */

@@ -226,11 +226,14 @@ public final class Engine {
         }
     }
 
-    /** The part of a queue lane {@code lane} claims from now ({@link Lanes#part}). */
-    private Lanes.Part part(int lane) {
+    /**
+     * The part of {@code queue} lane {@code lane} claims from now ({@link Lanes#part}), among the lanes that carry
+     * attempts of that queue: a lane that alone carries a queue claims all of it, whatever the other lanes carry.
+     */
+    private Lanes.Part part(int lane, String queue) {
         int[] carrying = new int[lanes.size()];
         for (int i = 0; i < carrying.length; i++) {
-            carrying[i] = lanes.get(i).carrying() ? 1 : 0;
+            carrying[i] = lanes.get(i).carrying(queue) ? 1 : 0;
         }
         return Lanes.part(lane, carrying);
     }

@@ -12,8 +12,8 @@ package dev.weir.dispatch;
  *
  * <p><b>Parts.</b> Two lanes renewing the same queue at once would meet on the same jobs: the second statement skips,
  * one by one, the rows the first has locked, or, after the first has committed, reads their dead versions. So while
- * {@code n} lanes carry attempts, the one of rank {@code r} among them claims only jobs whose id is {@code r} modulo
- * {@code n}; a lane alone claims from the whole queue.
+ * {@code n} lanes carry attempts of a queue, the one of rank {@code r} among them claims only that queue's jobs whose
+ * id is {@code r} modulo {@code n}; a lane that alone carries a queue claims from the whole of it.
  */
 final class Lanes {
 
@@ -64,8 +64,8 @@ final class Lanes {
     }
 
     /**
-     * The part lane {@code lane} claims from: its rank among the lanes that carry attempts ({@code loads} above 0;
-     * the lane itself counts whatever its own), of as many parts as there are such lanes.
+     * The part of a queue lane {@code lane} claims from: its rank among the lanes that carry attempts of that queue
+     * ({@code loads} above 0; the lane itself counts whatever its own), of as many parts as there are such lanes.
      */
     static Part part(int lane, int[] loads) {
         if (lane < 0 || lane >= loads.length) {

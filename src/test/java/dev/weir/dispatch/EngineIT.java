@@ -301,6 +301,31 @@ class EngineIT {
     }
 
     @Test
+    void aQueueOnlyOneLaneCarriesIsClaimedWholeWhateverTheOtherLaneCarries() {
+        // "a" fills the first lane, "b" goes to the second (or the other way round, or shared): a queue is split
+        // between lanes only while both carry its attempts, so neither queue runs one half of its jobs first.
+        List<NewJob> batch = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            batch.add(new NewJob("weir.sleep", "a", "{\"ms\":5}", 2, 25, null));
+        }
+        for (int i = 0; i < 3000; i++) {
+            batch.add(new NewJob("weir.sleep", "b", "{\"ms\":5}", 2, 25, null));
+        }
+        tx.inNewTransaction(sql -> JobStore.insert(sql, batch));
+        start(List.of(new DiagnosticHandlers.Sleep()), TestEngine.queue("a", Engine.LANE_FILL),
+                TestEngine.queue("b", 30));
+        await().atMost(Duration.ofSeconds(60)).until(() -> count("state = 'completed'") == 4500);
+        for (String queue : List.of("a", "b")) {
+            // Of the first half of the queue's jobs to finish, how many have odd ids.
+            long firstHalf = queue.equals("a") ? 750 : 1500;
+            long odd = count("id IN (SELECT id FROM weir.jobs WHERE queue = '" + queue
+                    + "' ORDER BY finalized_at, id LIMIT " + firstHalf + ") AND id % 2 = 1");
+            assertTrue(odd > firstHalf / 4 && odd < firstHalf * 3 / 4, "queue " + queue + ": " + odd
+                    + " odd ids among the first " + firstHalf + " jobs to finish");
+        }
+    }
+
+    @Test
     void aQueueThatFitsOneLaneKeepsToIt() {
         int jobs = 400;
         List<NewJob> batch = new ArrayList<>();
