@@ -60,15 +60,18 @@ port, rate = int(sys.argv[1]), int(sys.argv[2])
 auth = "Basic " + base64.b64encode(("admin:" + sys.argv[3]).encode()).decode()
 half = max(1, rate // 2)
 mix = [{"kind": "weir.noop"}, {"kind": "weir.sleep", "args": {"ms": 20}}, {"kind": "weir.fail", "args": {"times": 1}}]
-body = json.dumps([mix[2] if i % 10 == 9 else mix[i % 2] for i in range(half)]).encode()  # 10 % fail once
+jobs = [mix[2] if i % 10 == 9 else mix[i % 2] for i in range(half)]  # 10 % fail once
+# A batch holds at most 1000 jobs (413 above that): a half-second's jobs go in as many requests as that takes.
+bodies = [json.dumps(jobs[i:i + 1000]).encode() for i in range(0, half, 1000)]
 nxt = time.monotonic()
 while True:
-    try:
-        req = urllib.request.Request(f"http://localhost:{port}/api/jobs/batch", data=body,
-                                     headers={"Content-Type": "application/json", "Authorization": auth})
-        urllib.request.urlopen(req, timeout=10).read()
-    except Exception as e:
-        print("submit failed:", e, flush=True)
+    for body in bodies:
+        try:
+            req = urllib.request.Request(f"http://localhost:{port}/api/jobs/batch", data=body,
+                                         headers={"Content-Type": "application/json", "Authorization": auth})
+            urllib.request.urlopen(req, timeout=10).read()
+        except Exception as e:
+            print("submit failed:", e, flush=True)
     nxt += 0.5
     time.sleep(max(0, nxt - time.monotonic()))
 PY
