@@ -33,6 +33,8 @@ final class Attempt implements JobContext<Object> {
     private final long claimedNanos = System.nanoTime();
     private volatile long startedNanos;
     private volatile long endedNanos;
+    /** The completer lane this attempt's outcome goes to ({@link Completer#adopt}). */
+    private volatile Completer lane;
 
     /** Where {@link #progress(Progress)} goes: the job's row, guarded by this attempt's lease. */
     interface ProgressSink {
@@ -45,9 +47,6 @@ final class Attempt implements JobContext<Object> {
         this.deadlineNanos = deadlineNanos;
         this.checkpoint = job.checkpointJson();
     }
-
-    /** The completer lane this attempt's outcome goes to ({@link Completer#adopt}). */
-    private volatile Completer lane;
 
     void lane(Completer lane) {
         this.lane = lane;

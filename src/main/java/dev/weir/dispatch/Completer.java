@@ -70,9 +70,10 @@ final class Completer {
     private final int lane;
     /** The part of a queue this lane's renewals claim from now ({@link Lanes#part}). */
     private final PartOf part;
-    /** Attempts this lane carries whose outcome it has not been handed yet: outcomes that may soon join a batch. */
-    private final AtomicInteger load = new AtomicInteger();
-    /** The same, queue by queue: which queues this lane shares with the other lanes. */
+    /**
+     * Attempts this lane carries whose outcome it has not been handed yet, queue by queue: outcomes that may soon join
+     * a batch ({@link #load}), and which queues this lane shares with the other lanes ({@link #carrying}).
+     */
     private final Map<String, AtomicInteger> queueLoads = new ConcurrentHashMap<>();
 
     /** The part of queue {@code queue} lane {@code lane} claims from now. */
@@ -113,12 +114,15 @@ final class Completer {
             a.lane(this);
             queueLoads.computeIfAbsent(a.queue(), q -> new AtomicInteger()).incrementAndGet();
         }
-        load.addAndGet(attempts.size());
     }
 
-    /** Attempts this lane carries whose outcome it has not been handed yet. */
+    /** Attempts this lane carries whose outcome it has not been handed yet, of every queue. */
     int load() {
-        return load.get();
+        int n = 0;
+        for (AtomicInteger q : queueLoads.values()) {
+            n += q.get();
+        }
+        return n;
     }
 
     /**
@@ -133,7 +137,6 @@ final class Completer {
 
     /** Queues an outcome of one of this lane's attempts; the caller must have won {@link Attempt#settle()}. */
     void submit(Attempt attempt, Finish finish) {
-        load.decrementAndGet();
         queueLoads.get(attempt.queue()).decrementAndGet();
         pending.add(new Settled(attempt, finish));
     }
@@ -178,7 +181,6 @@ final class Completer {
                     pending.drainTo(batch, MAX_BATCH - 1);
                     linger(batch);
                 }
-                writing = queues(batch);
                 try {
                     write(batch);
                 } finally {
@@ -214,7 +216,7 @@ final class Completer {
      */
     private void linger(List<Settled> batch) throws InterruptedException {
         long until = System.nanoTime() + LINGER.toNanos();
-        int target = Math.min(MAX_BATCH, batch.size() + load.get());
+        int target = Math.min(MAX_BATCH, batch.size() + load());
         while (batch.size() < target && !stopping) {
             long left = until - System.nanoTime();
             if (left <= 0) {
@@ -236,7 +238,9 @@ final class Completer {
             finishes.add(s.finish());
             followingUp |= !s.finish().followUps().isEmpty();
         }
-        List<QueueDispatcher.Renewal> renewals = renewals(batch);
+        Map<String, List<Permit>> byQueue = permitsByQueue(batch);
+        writing = byQueue.keySet(); // until the loop's finally: the lane carries these queues while it writes
+        List<QueueDispatcher.Renewal> renewals = renewals(byQueue);
         Map<Long, JobState> applied;
         List<FollowUps> followUps = new ArrayList<>();
         try {
@@ -369,29 +373,18 @@ final class Completer {
         inserted.add(new FollowUps(next, stored));
     }
 
-    private static Set<String> queues(List<Settled> batch) {
-        String first = batch.get(0).attempt().queue();
-        Set<String> queues = null;
-        for (Settled s : batch) {
-            String q = s.attempt().queue();
-            if (queues == null && !q.equals(first)) {
-                queues = new java.util.HashSet<>();
-                queues.add(first);
-            }
-            if (queues != null) {
-                queues.add(q);
-            }
-        }
-        return queues == null ? Set.of(first) : queues;
-    }
-
-    /** The renewals the dispatchers plan for the permits of this batch, queue by queue. */
-    private List<QueueDispatcher.Renewal> renewals(List<Settled> batch) {
+    /** The permits of this batch, queue by queue, in the order the queues first appear. */
+    private static Map<String, List<Permit>> permitsByQueue(List<Settled> batch) {
         Map<String, List<Permit>> byQueue = new LinkedHashMap<>();
         for (Settled s : batch) {
             Permit p = s.attempt().permit();
             byQueue.computeIfAbsent(p.queue(), q -> new ArrayList<>()).add(p);
         }
+        return byQueue;
+    }
+
+    /** The renewals the dispatchers plan for the permits of this batch, queue by queue. */
+    private List<QueueDispatcher.Renewal> renewals(Map<String, List<Permit>> byQueue) {
         List<QueueDispatcher.Renewal> renewals = new ArrayList<>(byQueue.size());
         byQueue.forEach((queue, permits) -> {
             QueueDispatcher d = dispatchers.apply(queue);

@@ -215,7 +215,7 @@ public final class Engine {
      */
     private void assign(List<Attempt> attempts) {
         synchronized (lanes) {
-            int[] share = Lanes.split(attempts.size(), loads(), LANE_FILL);
+            int[] share = Lanes.split(attempts.size(), laneLoads(), LANE_FILL);
             int from = 0;
             for (int i = 0; i < share.length; i++) {
                 if (share[i] > 0) {
@@ -231,24 +231,20 @@ public final class Engine {
      * attempts of that queue: a lane that alone carries a queue claims all of it, whatever the other lanes carry.
      */
     private Lanes.Part part(int lane, String queue) {
-        int[] carrying = new int[lanes.size()];
+        boolean[] carrying = new boolean[lanes.size()];
         for (int i = 0; i < carrying.length; i++) {
-            carrying[i] = lanes.get(i).carrying(queue) ? 1 : 0;
+            carrying[i] = lanes.get(i).carrying(queue);
         }
         return Lanes.part(lane, carrying);
     }
 
-    private int[] loads() {
+    /** Each lane's load now: the attempts it carries whose outcome it has not been handed yet. */
+    int[] laneLoads() {
         int[] loads = new int[lanes.size()];
         for (int i = 0; i < loads.length; i++) {
             loads[i] = lanes.get(i).load();
         }
         return loads;
-    }
-
-    /** Each lane's load now, for tests: the attempts it carries whose outcome it has not been handed yet. */
-    int[] laneLoads() {
-        return loads();
     }
 
     /** Cancels and fails the attempts past their deadline; their permits come back once that is written. */

@@ -2,8 +2,8 @@ package dev.weir.dispatch;
 
 /**
  * How an instance's attempts are spread over its completer lanes, and which part of a queue each lane claims from
- * (ADR 0032). Pure arithmetic on the lanes' loads (attempts a lane carries: started or claimed, outcome not yet
- * handed to it), so it is tested alone.
+ * (ADR 0032). Pure arithmetic on what the lanes carry (attempts started or claimed, outcome not yet handed to the
+ * lane), so it is tested alone.
  *
  * <p><b>Filling.</b> A lane's turn has a fixed cost, whatever its size, of about what 8 to 17 of its jobs cost, so
  * lanes are filled one after another, each to {@code fill} attempts, and a second lane opens only when the first is
@@ -64,17 +64,17 @@ final class Lanes {
     }
 
     /**
-     * The part of a queue lane {@code lane} claims from: its rank among the lanes that carry attempts of that queue
-     * ({@code loads} above 0; the lane itself counts whatever its own), of as many parts as there are such lanes.
+     * The part of a queue lane {@code lane} claims from: its rank among the lanes {@code carrying} attempts of that
+     * queue (the lane itself counts whether or not it does), of as many parts as there are such lanes.
      */
-    static Part part(int lane, int[] loads) {
-        if (lane < 0 || lane >= loads.length) {
-            throw new IllegalArgumentException("lane " + lane + " of " + loads.length);
+    static Part part(int lane, boolean[] carrying) {
+        if (lane < 0 || lane >= carrying.length) {
+            throw new IllegalArgumentException("lane " + lane + " of " + carrying.length);
         }
         int rank = 0;
         int parts = 0;
-        for (int i = 0; i < loads.length; i++) {
-            if (i == lane || loads[i] > 0) {
+        for (int i = 0; i < carrying.length; i++) {
+            if (i == lane || carrying[i]) {
                 if (i < lane) {
                     rank++;
                 }

@@ -35,26 +35,26 @@ class LanesTest {
 
     @Test
     void aLaneAloneClaimsFromTheWholeQueue() {
-        assertEquals(Lanes.Part.WHOLE, Lanes.part(0, new int[] {30, 0}));
-        assertEquals(Lanes.Part.WHOLE, Lanes.part(1, new int[] {0, 30}));
-        // A lane counts itself even when every outcome it carried is in the batch it is writing.
-        assertEquals(Lanes.Part.WHOLE, Lanes.part(0, new int[] {0, 0}));
+        assertEquals(Lanes.Part.WHOLE, Lanes.part(0, new boolean[] {true, false}));
+        assertEquals(Lanes.Part.WHOLE, Lanes.part(1, new boolean[] {false, true}));
+        // A lane counts itself even when it carries nothing of the queue (yet).
+        assertEquals(Lanes.Part.WHOLE, Lanes.part(0, new boolean[] {false, false}));
     }
 
     @Test
     void lanesThatCarryAttemptsTogetherClaimDisjointParts() {
-        assertEquals(new Lanes.Part(0, 2), Lanes.part(0, new int[] {50, 50}));
-        assertEquals(new Lanes.Part(1, 2), Lanes.part(1, new int[] {50, 50}));
-        assertEquals(new Lanes.Part(1, 2), Lanes.part(1, new int[] {3, 0}));
+        assertEquals(new Lanes.Part(0, 2), Lanes.part(0, new boolean[] {true, true}));
+        assertEquals(new Lanes.Part(1, 2), Lanes.part(1, new boolean[] {true, true}));
+        assertEquals(new Lanes.Part(1, 2), Lanes.part(1, new boolean[] {true, false}));
         // Ranks among the lanes that carry attempts: the idle middle lane takes no part.
-        assertEquals(new Lanes.Part(0, 2), Lanes.part(0, new int[] {9, 0, 9}));
-        assertEquals(new Lanes.Part(1, 2), Lanes.part(2, new int[] {9, 0, 9}));
+        assertEquals(new Lanes.Part(0, 2), Lanes.part(0, new boolean[] {true, false, true}));
+        assertEquals(new Lanes.Part(1, 2), Lanes.part(2, new boolean[] {true, false, true}));
         for (int lanes = 1; lanes <= 4; lanes++) {
-            int[] loads = new int[lanes];
-            java.util.Arrays.fill(loads, 1);
+            boolean[] carrying = new boolean[lanes];
+            java.util.Arrays.fill(carrying, true);
             boolean[] seen = new boolean[lanes];
             for (int lane = 0; lane < lanes; lane++) {
-                Lanes.Part p = Lanes.part(lane, loads);
+                Lanes.Part p = Lanes.part(lane, carrying);
                 assertEquals(lanes, p.parts());
                 seen[p.part()] = true;
             }
@@ -69,7 +69,7 @@ class LanesTest {
         assertThrows(IllegalArgumentException.class, () -> Lanes.split(-1, new int[] {0}, 50));
         assertThrows(IllegalArgumentException.class, () -> Lanes.split(1, new int[] {}, 50));
         assertThrows(IllegalArgumentException.class, () -> Lanes.split(1, new int[] {0}, 0));
-        assertThrows(IllegalArgumentException.class, () -> Lanes.part(2, new int[] {0, 0}));
+        assertThrows(IllegalArgumentException.class, () -> Lanes.part(2, new boolean[] {false, false}));
         assertThrows(IllegalArgumentException.class, () -> new Lanes.Part(2, 2));
     }
 }
