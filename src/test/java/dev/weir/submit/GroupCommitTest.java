@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -200,6 +201,66 @@ class GroupCommitTest {
     void refusesNonsenseLimits() {
         assertThrows(IllegalArgumentException.class, () -> new GroupCommit<String, String>(0, 1, r -> 1, g -> g));
         assertThrows(IllegalArgumentException.class, () -> new GroupCommit<String, String>(1, 0, r -> 1, g -> g));
+    }
+
+    /**
+     * A runner on a fake clock: a group of {@code "slow"} moves the clock on by {@code slowNanos} as it runs (so the
+     * groups' typical time becomes that), a group holding {@code "hold"} waits for {@code gate}; others answer at once.
+     */
+    private GroupCommit.Runner<String, String> timed(AtomicLong clock, long slowNanos, CountDownLatch gate) {
+        return group -> {
+            runs.add(List.copyOf(group));
+            if (group.contains("slow")) {
+                clock.addAndGet(slowNanos);
+            }
+            if (group.contains("hold")) {
+                await(gate);
+            }
+            return group.stream().map(String::toUpperCase).toList();
+        };
+    }
+
+    /**
+     * A group {@code "hold"} running, after a first group made groups typically take {@code slowNanos}, and
+     * {@code "b"} waiting to lead the next one.
+     */
+    private record Staged(AtomicLong clock, CountDownLatch gate, CompletableFuture<String> held,
+            CompletableFuture<String> next) {
+    }
+
+    private Staged holdOneAndCallAnother(long slowNanos) throws InterruptedException {
+        AtomicLong clock = new AtomicLong(1_000_000_000L);
+        CountDownLatch gate = new CountDownLatch(1);
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, r -> 1, timed(clock, slowNanos, gate),
+                clock::get);
+        assertEquals("SLOW", groups.run("slow"), "a caller alone runs at once: nothing runs, nothing to stagger");
+        CompletableFuture<String> held = call(groups, "hold");
+        waitUntil(() -> runs.size() == 2);
+        CompletableFuture<String> next = call(groups, "b");
+        waitUntil(() -> groups.waiting() == 1);
+        return new Staged(clock, gate, held, next);
+    }
+
+    @Test
+    void whileOneGroupRunsTheNextStartsOnlyOnceTheFirstHasRunHalfATypicalGroupsTime() throws Exception {
+        Staged s = holdOneAndCallAnother(TimeUnit.MICROSECONDS.toNanos(800));
+        Thread.sleep(50);
+        assertEquals(2, runs.size(), "a second group may run, but not yet: the first one has only just started");
+        s.clock().addAndGet(TimeUnit.MICROSECONDS.toNanos(400));
+        assertEquals("B", s.next().get(10, TimeUnit.SECONDS), "half of the typical 800 µs later, it starts");
+        assertEquals(List.of("b"), runs.get(2));
+        assertTrue(!s.held().isDone(), "while the first group still runs");
+        s.gate().countDown();
+        assertEquals("HOLD", s.held().get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void theStaggerIsCappedSoThatOneSlowGroupDoesNotHoldTheNextOnesBackForLong() throws Exception {
+        Staged s = holdOneAndCallAnother(TimeUnit.SECONDS.toNanos(10));
+        s.clock().addAndGet(GroupCommit.MAX_STAGGER_NANOS);
+        assertEquals("B", s.next().get(10, TimeUnit.SECONDS), "held back at most MAX_STAGGER_NANOS, not half of 10 s");
+        s.gate().countDown();
+        s.held().get(10, TimeUnit.SECONDS);
     }
 
     private CompletableFuture<String> call(GroupCommit<String, String> groups, String request) {
