@@ -95,7 +95,7 @@ public final class GroupCommit<R, A> {
     private final ArrayDeque<Slot<R, A>> waiting = new ArrayDeque<>();
     private final AtomicLong groups = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
-    /** Groups running now. Guarded by {@link #lock}, as are the two fields below. */
+    /** Groups running now. Guarded by {@link #lock}, as are the three fields below. */
     private int running;
     /** When the latest group started and when the latest one ended ({@link #nanoClock}). */
     private long lastStart;
