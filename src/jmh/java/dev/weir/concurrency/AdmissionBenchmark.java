@@ -61,7 +61,7 @@ public class AdmissionBenchmark {
     @Setup(Level.Trial)
     public void create() {
         for (int i = 0; i < INPUTS; i++) {
-            outstanding[i] = LIMIT - 50 + i;          // some within the limit (deficit 1), most over it
+            outstanding[i] = LIMIT - 50 + i;          // with 10 requested: deficit 1 for i <= 41, up to 23 beyond
             rates[i] = i % 8 == 0 ? 0 : 10.0 * i;    // some queues finished nothing recently
         }
         fresh = new AdmissionGauge("bounded", LIMIT);

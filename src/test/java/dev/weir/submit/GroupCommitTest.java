@@ -224,27 +224,32 @@ class GroupCommitTest {
      * A group {@code "hold"} running, after a first group made groups typically take {@code slowNanos}, and
      * {@code "b"} waiting to lead the next one.
      */
-    private record Staged(AtomicLong clock, CountDownLatch gate, CompletableFuture<String> held,
-            CompletableFuture<String> next) {
+    private record Staged(AtomicLong clock, AtomicInteger clockReads, CountDownLatch gate,
+            CompletableFuture<String> held, CompletableFuture<String> next) {
     }
 
     private Staged holdOneAndCallAnother(long slowNanos) throws InterruptedException {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
+        AtomicInteger clockReads = new AtomicInteger();
         CountDownLatch gate = new CountDownLatch(1);
-        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, r -> 1, timed(clock, slowNanos, gate),
-                clock::get);
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, r -> 1, timed(clock, slowNanos, gate), () -> {
+            clockReads.incrementAndGet();
+            return clock.get();
+        });
         assertEquals("SLOW", groups.run("slow"), "a caller alone runs at once: nothing runs, nothing to stagger");
         CompletableFuture<String> held = call(groups, "hold");
         waitUntil(() -> runs.size() == 2);
         CompletableFuture<String> next = call(groups, "b");
         waitUntil(() -> groups.waiting() == 1);
-        return new Staged(clock, gate, held, next);
+        return new Staged(clock, clockReads, gate, held, next);
     }
 
     @Test
     void whileOneGroupRunsTheNextStartsOnlyOnceTheFirstHasRunHalfATypicalGroupsTime() throws Exception {
         Staged s = holdOneAndCallAnother(TimeUnit.MICROSECONDS.toNanos(800));
-        Thread.sleep(50);
+        // The waiting caller wakes from its timed waits and reads the clock again; three times still too early.
+        int reads = s.clockReads().get();
+        waitUntil(() -> s.clockReads().get() >= reads + 3);
         assertEquals(2, runs.size(), "a second group may run, but not yet: the first one has only just started");
         s.clock().addAndGet(TimeUnit.MICROSECONDS.toNanos(400));
         assertEquals("B", s.next().get(10, TimeUnit.SECONDS), "half of the typical 800 µs later, it starts");
