@@ -399,4 +399,134 @@ class AdmissionSlotsIT {
             assertFalse(admit("bounded", 1).admitted());
         }
     }
+
+    // Leased slots (ADR 0033).
+
+    private int[] lease(String queue, String instance, int want) {
+        return tx.inNewTransaction(sql -> AdmissionSlots.lease(sql, queue, instance, want, BOUNDS.get(queue)));
+    }
+
+    private AdmissionSlots.Used use(String queue, String instance, int[] slots) {
+        return tx.inNewTransaction(sql -> AdmissionSlots.use(sql, queue, instance, jobs(queue, slots.length), slots));
+    }
+
+    @Test
+    void aLeaseTakesAtMostHalfTheFreeRoomItSeesAndNoneNearTheBound() throws Exception {
+        bound("bounded", 10);
+        int[] first = lease("bounded", "i1", 64);
+        assertEquals(5, first.length, "half of the 10 free slots the window saw");
+        assertEquals(5, slots("leased_to = 'i1'"));
+        assertEquals(2, lease("bounded", "i1", 64).length, "half of the 5 still free, rounded down");
+        assertTrue(admit("bounded", 3).admitted(), "the 3 unleased slots are free for anyone");
+        assertEquals(0, lease("bounded", "i1", 64).length, "nothing free: nothing leased");
+        assertFalse(admit("bounded", 1).admitted(), "a leased slot is free for nobody but its holder");
+        assertEquals(3, Long.parseLong(value("SELECT count(*) FROM weir.admission_slots s JOIN weir.jobs j"
+                + " ON j.id = s.job_id WHERE j." + OUTSTANDING)), "leases are not outstanding work");
+    }
+
+    @Test
+    void aLeasedSlotTakesItsJobWithoutLookingAndIsGivenOnlyOnce() throws Exception {
+        bound("bounded", 4);
+        int[] slots = lease("bounded", "i1", 2);
+        assertEquals(2, slots.length);
+        List<JobStore.Inserted> stored = use("bounded", "i1", slots).inserted();
+        assertEquals(2, stored.size());
+        assertEquals(2, slots("leased_to IS NULL AND job_id IN (SELECT id FROM weir.jobs)"),
+                "each slot points at its job and is no longer leased");
+        assertTrue(stored.get(0).id() < stored.get(1).id(), "answers in the list's order");
+        AdmissionSlots.Used again = use("bounded", "i1", slots);
+        assertEquals(0, again.inserted().size(), "a slot already given is not given again");
+        assertEquals(0, again.kept().length, "and is no longer the instance's to keep");
+        assertEquals(2, TestDatabase.countJobs("queue = 'bounded'"));
+        assertEquals(0, use("bounded", "i2", lease("bounded", "i1", 2)).inserted().size(),
+                "a slot leased to another instance stores nothing");
+    }
+
+    @Test
+    void aUseWithOneSlotNoLongerLeasedStoresNothingAndKeepsTheOthersLeased() throws Exception {
+        bound("bounded", 8);
+        int[] slots = lease("bounded", "i1", 4);
+        assertEquals(4, slots.length);
+        int[] kept = tx.inNewTransaction(sql -> AdmissionSlots.release(sql, "bounded", "i1", new int[] {slots[3]}));
+        assertEquals(0, kept.length, "given back, none skipped");
+        AdmissionSlots.Used used = use("bounded", "i1", slots);
+        assertEquals(0, used.inserted().size(), "all or nothing");
+        assertEquals(3, used.kept().length, "the three still leased are the instance's to keep");
+        assertEquals(0, TestDatabase.countJobs("true"));
+        assertEquals(3, slots("leased_to = 'i1'"));
+        assertFalse(admit("bounded", 6).admitted());
+        assertTrue(admit("bounded", 5).admitted(), "the slot given back is free for anyone");
+    }
+
+    @Test
+    void neitherAUseNorAGivingBackWaitsForASlotAnotherTransactionHolds() throws Exception {
+        bound("bounded", 8);
+        int[] slots = lease("bounded", "i1", 4);
+        try (OpenTransaction open = new OpenTransaction(); Statement st = open.connection.createStatement()) {
+            // As a submitter's lock re-check holds a slot it followed into a lease, until its transaction ends.
+            st.executeQuery("SELECT slot FROM weir.admission_slots WHERE queue = 'bounded' AND slot = " + slots[0]
+                    + " FOR UPDATE").close();
+            long ms = timed(() -> {
+                AdmissionSlots.Used used = use("bounded", "i1", slots);
+                assertEquals(0, used.inserted().size());
+                assertEquals(4, used.kept().length);
+                int[] kept = tx.inNewTransaction(sql -> AdmissionSlots.release(sql, "bounded", "i1", slots));
+                assertEquals(1, kept.length, "the held slot is skipped and stays leased");
+                assertEquals(slots[0], kept[0]);
+            });
+            assertTrue(ms < 5_000, "took " + ms + " ms");
+        }
+        assertEquals(1, slots("leased_to = 'i1'"));
+    }
+
+    @Test
+    void aRolledBackUseLeavesTheSlotLeasedAndAUseNeverWaitsOnADirectSubmission() throws Exception {
+        bound("bounded", 4);
+        int[] slots = lease("bounded", "i1", 2);
+        try (OpenTransaction open = new OpenTransaction()) {
+            assertEquals(2, AdmissionSlots.use(open.sql, "bounded", "i1", jobs("bounded", 2), slots).inserted().size());
+            assertTrue(admit("bounded", 2).admitted(), "direct admission takes the two unleased slots meanwhile");
+            open.rollback();
+        }
+        assertEquals(2, slots("leased_to = 'i1'"), "the rollback gave the slots back to the lease");
+        assertEquals(2, use("bounded", "i1", slots).inserted().size());
+        assertFalse(admit("bounded", 1).admitted());
+    }
+
+    @Test
+    void theLeaderGivesBackTheLeasesOfSilentOrGoneInstancesOnly() throws Exception {
+        bound("bounded", 40);
+        try (Connection c = TestDatabase.dataSource().getConnection(); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO weir.instances (id, heartbeat_at) VALUES ('alive', now()),"
+                    + " ('silent', now() - interval '10 minutes')");
+        }
+        int alive = lease("bounded", "alive", 4).length;
+        int silent = lease("bounded", "silent", 4).length;
+        int gone = lease("bounded", "gone", 4).length;
+        assertTrue(alive > 0 && silent > 0 && gone > 0, "each window saw free slots");
+        long stale = tx.inNewTransaction(sql -> AdmissionSlots.releaseStale(sql, 60_000));
+        assertEquals(silent + gone, stale);
+        assertEquals(alive, slots("leased_to IS NOT NULL"));
+        assertEquals(alive, slots("leased_to = 'alive'"));
+    }
+
+    @Test
+    void reconciliationShrinksLeasesAfterFreeSlotsAndAdoptsIntoUnleasedOnes() throws Exception {
+        bound("bounded", 6);
+        assertTrue(admit("bounded", 2).admitted());
+        int[] leased = lease("bounded", "i1", 64);
+        assertEquals(2, leased.length);
+        bound("bounded", 4);
+        assertEquals(2, slots("job_id IN (SELECT id FROM weir.jobs)"), "the taken slots stay");
+        assertEquals(2, slots("leased_to = 'i1'"), "the two free slots went first");
+        bound("bounded", 3);
+        assertEquals(2, slots("job_id IN (SELECT id FROM weir.jobs)"), "then a leased one, before any taken one");
+        assertEquals(1, slots("leased_to = 'i1'"));
+        tx.inNewTransaction(sql -> JobStore.insert(sql, List.of(job("bounded"))));   // submitted while unbounded
+        assertEquals(0, AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("bounded", 3)).get(0).adopted(),
+                "a leased slot is not free for adoption");
+        tx.inNewTransaction(sql -> AdmissionSlots.release(sql, "bounded", "i1", leased));
+        assertEquals(1, AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("bounded", 3)).get(0).adopted());
+        assertEquals(3, slots("job_id IN (SELECT id FROM weir.jobs)"));
+    }
 }
