@@ -1,7 +1,6 @@
 package dev.weir.dispatch;
 
 import dev.weir.concurrency.HardReservedCapacity;
-import dev.weir.concurrency.LeasedSlots;
 import dev.weir.concurrency.OverflowPool;
 import dev.weir.concurrency.QueueCapacity;
 import dev.weir.concurrency.SharedOverflow;
@@ -12,7 +11,6 @@ import dev.weir.config.WeirSettings;
 import dev.weir.metrics.JobEvent;
 import dev.weir.metrics.JobLog;
 import dev.weir.metrics.WeirMetrics;
-import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
 import java.time.Duration;
@@ -67,8 +65,6 @@ public final class Engine {
     private final WeirSettings settings;
     private final Transactor transactor;
     private final String instance;
-    /** The admission slots this instance has leased and not used yet (ADR 0033); submitters take from it. */
-    private final LeasedSlots leases = new LeasedSlots();
     /**
      * Completer lanes (ADR 0032): a second one opens when the first carries {@link #LANE_FILL} attempts, so that
      * two turns' statements are in flight at once.
@@ -197,7 +193,6 @@ public final class Engine {
         }
         broadcaster.stop();
         maintenance.stop();
-        returnLeases(leases.close());
         try {
             transactor.inNewTransaction(sql -> {
                 JobStore.deleteInstances(sql, instance, Duration.ofDays(3650).toMillis());
@@ -377,31 +372,6 @@ public final class Engine {
 
     public String instance() {
         return instance;
-    }
-
-    /** The admission slots this instance leased for its submitters and has not used yet (ADR 0033). */
-    public LeasedSlots leases() {
-        return leases;
-    }
-
-    /**
-     * Gives leased, unused admission slots back to the database (queue → slots). Slots that cannot be given back now
-     * (another transaction holds one, the database is out of reach) return to the pool, unless the instance is
-     * stopping; the leader gives those back once this instance's heartbeat is stale.
-     */
-    void returnLeases(Map<String, int[]> unused) {
-        long now = System.nanoTime();
-        unused.forEach((queue, slots) -> {
-            int[] kept;
-            try {
-                kept = transactor.inNewTransaction(sql -> AdmissionSlots.release(sql, queue, instance, slots));
-            } catch (RuntimeException e) {
-                LOG.fine(() -> "Weir: could not give back " + slots.length + " leased admission slots of queue "
-                        + queue + ": " + e);
-                kept = slots;
-            }
-            leases.add(queue, kept, now);
-        });
     }
 
     public boolean draining() {

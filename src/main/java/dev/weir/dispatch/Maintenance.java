@@ -8,7 +8,6 @@ import dev.weir.metrics.JobEvent;
 import dev.weir.metrics.JobLog;
 import dev.weir.metrics.Submitted;
 import dev.weir.metrics.WeirMetrics;
-import dev.weir.store.AdmissionSlots;
 import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.Transactor;
@@ -73,7 +72,6 @@ final class Maintenance {
     private long nextCleanup;
     private long nextRetention;
     private long nextCancelPoll;
-    private long nextLeaseCheck;
     /** Whether the last heartbeat was written, and since when (nanoTime) they have been written without a break. */
     private boolean inTouch;
     private long inTouchSince;
@@ -167,7 +165,6 @@ final class Maintenance {
         if (engine.draining()) {
             return;
         }
-        safely("admission leases", () -> engine.returnLeases(engine.leases().drainIdle(now)));
         safely("leadership", this::lead);
         if (leader) {
             safely("scheduler", () -> {
@@ -187,18 +184,6 @@ final class Maintenance {
                     JobLog.log(JobEvent.RESCUED, r.queue(), r.kind(), r.id(), r.attempt(), "state",
                             r.state().dbName(), "reason", r.reason());
                 }
-            });
-            safely("stale leases", () -> {
-                // The leases of silent instances, judged as the rescuer judges their running jobs.
-                if (!inTouch || now - inTouchSince < settings.rescueAfter().toNanos() || now - nextLeaseCheck < 0) {
-                    return;
-                }
-                long released = transactor.inNewTransaction(sql -> AdmissionSlots.releaseStale(sql,
-                        settings.rescueAfter().toMillis()));
-                if (released > 0) {
-                    LOG.info(() -> "Weir: gave back " + released + " admission slots leased by silent instances");
-                }
-                nextLeaseCheck = now + settings.heartbeatInterval().toNanos();
             });
             safely("periodic jobs", this::firePeriodic);
             safely("priority aging", this::age);

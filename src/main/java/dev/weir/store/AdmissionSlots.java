@@ -3,7 +3,6 @@ package dev.weir.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +22,6 @@ public final class AdmissionSlots {
     private static final long RECONCILE_LOCK = 0x5765697200000003L;
     /** The first admission statement looks at this many slots beyond the k it needs. */
     static final int WINDOW_SLACK = 32;
-    /** The fewest slots a lease looks at. */
-    static final int LEASE_WINDOW_MIN = 64;
 
     private AdmissionSlots() {
     }
@@ -149,77 +146,6 @@ public final class AdmissionSlots {
         List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, JobStore.json(jobs), queue, k, (long) k + WINDOW_SLACK,
                 randomSlot(maxPending), true);
         return rows.get(0)[0] == null ? List.of() : inserted(rows);
-    }
-
-    /**
-     * Leases at most {@code want} free slots of bounded queue {@code queue} to {@code instance} (ADR 0033), in a
-     * statement that commits by itself (run it with {@link Transactor#alone}): never more than half of the free-looking
-     * slots of a window of {@code 4 × want} slots (at least {@link #LEASE_WINDOW_MIN}) from a random slot on, so that
-     * near the bound nothing is leased and the last room goes to {@link #admit}; the window is wide enough that one
-     * falling on a stretch of taken slots is rare while the queue has room. Never waits for a lock. Answers the slots
-     * leased, possibly none.
-     */
-    public static int[] lease(Sql sql, String queue, String instance, int want, int maxPending) {
-        List<Object[]> rows = sql.query(Queries.ADMISSION_LEASE, queue, instance, want,
-                Math.max(4L * want, LEASE_WINDOW_MIN), randomSlot(maxPending));
-        int[] slots = new int[rows.size()];
-        for (int i = 0; i < slots.length; i++) {
-            slots[i] = Rows.intAt(rows.get(i), 0);
-        }
-        return slots;
-    }
-
-    /**
-     * What a use of leased slots did: the jobs stored (in the list's order), or none and the slots still leased to the
-     * instance, which it keeps for later (the others are gone from its lease).
-     */
-    public record Used(List<JobStore.Inserted> inserted, int[] kept) {
-    }
-
-    /**
-     * Stores {@code jobs}, all of bounded queue {@code queue}, in the current transaction, job n in slot
-     * {@code slots[n]}, each leased to {@code instance} (ADR 0033): no looking, and no waiting (a slot another
-     * transaction holds is skipped). All or nothing: when a slot could not be locked or is no longer leased to
-     * {@code instance}, nothing is stored, and the answer names the slots still leased to it; the caller then admits
-     * the jobs the usual way.
-     */
-    public static Used use(Sql sql, String queue, String instance, List<NewJob> jobs, int[] slots) {
-        if (slots.length != jobs.size()) {
-            throw new IllegalArgumentException(jobs.size() + " jobs for " + slots.length + " slots");
-        }
-        List<Object[]> rows = sql.query(Queries.ADMISSION_USE, JobStore.json(jobs), queue, instance,
-                Arrays.toString(slots));
-        if (!rows.isEmpty() && rows.get(0)[0] != null) {
-            return new Used(inserted(rows), new int[0]);
-        }
-        return new Used(List.of(), rows.stream().mapToInt(r -> Rows.intAt(r, 3)).toArray());
-    }
-
-    /**
-     * Gives back those of {@code slots} of {@code queue} still leased to {@code instance}, skipping any another
-     * transaction holds; never waits. Answers the slots still leased to {@code instance} that were skipped, for it to
-     * keep: a slot in neither the given-back nor the kept ones is no longer its own.
-     */
-    public static int[] release(Sql sql, String queue, String instance, int[] slots) {
-        return sql.query(Queries.ADMISSION_RELEASE, queue, instance, intArray(slots)).stream()
-                .filter(r -> !Boolean.TRUE.equals(r[1])).mapToInt(r -> Rows.intAt(r, 0)).toArray();
-    }
-
-    /** The array literal of {@code values}. */
-    private static String intArray(int[] values) {
-        StringBuilder out = new StringBuilder(values.length * 7 + 2).append('{');
-        for (int i = 0; i < values.length; i++) {
-            out.append(i > 0 ? "," : "").append(values[i]);
-        }
-        return out.append('}').toString();
-    }
-
-    /**
-     * The leader's part (ADR 0033): gives back the leases of instances that are gone or have been silent for more
-     * than {@code silentMs}. Answers how many slots came back.
-     */
-    public static long releaseStale(Sql sql, long silentMs) {
-        return Rows.longAt(sql.query(Queries.ADMISSION_RELEASE_STALE, silentMs).get(0), 0);
     }
 
     /** Where a submitter starts looking: a random slot, so that concurrent submitters look at different slots. */

@@ -56,10 +56,6 @@ final class Queries {
     static final String ADMISSION_SLOT_GROW = load("admission_slot_grow");
     static final String ADMISSION_SLOT_SHRINK = load("admission_slot_shrink");
     static final String ADMISSION_SLOT_ADOPT = load("admission_slot_adopt");
-    static final String ADMISSION_LEASE = load("admission_lease");
-    static final String ADMISSION_USE = load("admission_use");
-    static final String ADMISSION_RELEASE = load("admission_release");
-    static final String ADMISSION_RELEASE_STALE = load("admission_release_stale");
 
     private Queries() {
     }

@@ -68,9 +68,6 @@ public class DefaultJobSubmitter implements JobSubmitter {
     @Inject
     AdmissionControl admission;
 
-    @Inject
-    SlotLeasing leasing;
-
     @Resource
     TransactionSynchronizationRegistry registry;
 
@@ -121,79 +118,47 @@ public class DefaultJobSubmitter implements JobSubmitter {
     }
 
     /**
-     * Stores a group of submissions in one new transaction: the single plain jobs of each bounded queue first in
-     * slots leased for them beforehand (ADR 0033), the submissions whose jobs are all plain and go to unbounded queues
-     * in one statement, the single plain jobs of each bounded queue that got no leased slot in one statement as far as
-     * it finds room, every other one with its own statements (admission's all or nothing holds per submission). A
-     * statement that fails rolls the whole group back, its leased slots go back to the pool, and each submission is
-     * then run alone. The queues are woken and the jobs recorded once the group has committed.
+     * Stores a group of submissions in one new transaction: the submissions whose jobs are all plain and go to
+     * unbounded queues in one statement, the single plain jobs of each bounded queue in one statement as far as it
+     * finds room, every other one with its own statements (admission's all or nothing holds per submission). A
+     * statement that fails rolls the whole group back, and each submission is then run alone. The queues are woken
+     * and the jobs recorded once the group has committed.
      */
     private List<Answer> runGroup(List<List<NewJob>> group) {
-        Map<String, List<Integer>> singles = boundedSingles(group);
-        Map<String, Integer> wanted = new TreeMap<>();
-        singles.forEach((queue, positions) -> wanted.put(queue, positions.size()));
-        Map<String, int[]> leased = leasing.handOut(wanted);
         Announcer.Announcements later = new Announcer.Announcements();
-        List<Answer> answers;
-        try {
-            answers = groupTransactor.inNewTransaction(sql -> {
-                try {
-                    return placeAll(sql, group, singles, leased, later);
-                } catch (RuntimeException e) {
-                    throw new GroupCommit.Uncommitted(e);
-                }
-            });
-        } catch (RuntimeException | Error e) {
-            leasing.putBack(leased);
-            throw e;
-        }
+        List<Answer> answers = groupTransactor.inNewTransaction(sql -> {
+            try {
+                return placeAll(sql, group, later);
+            } catch (RuntimeException e) {
+                throw new GroupCommit.Uncommitted(e);
+            }
+        });
         announcer.onCommit(later);
         return answers;
     }
 
-    /** The positions of the group's submissions of one plain job to a bounded queue, per queue. */
-    private Map<String, List<Integer>> boundedSingles(List<List<NewJob>> group) {
+    private List<Answer> placeAll(Sql sql, List<List<NewJob>> group, Announcer.Announcements later) {
+        if (group.size() == 1) {
+            return List.of(place(sql, group.get(0), later));
+        }
+        Answer[] answers = new Answer[group.size()];
+        boolean[] merge = new boolean[group.size()];
+        List<NewJob> merged = new ArrayList<>();
         Map<String, List<Integer>> singles = new TreeMap<>();
         Map<String, Integer> bounds = admission.bounds();
-        if (bounds.isEmpty()) {
-            return singles;
-        }
-        for (int i = 0; i < group.size(); i++) {
+        for (int i = 0; i < merge.length; i++) {
             List<NewJob> jobs = group.get(i);
-            if (jobs.size() == 1 && !jobs.get(0).unique() && bounds.containsKey(jobs.get(0).queue())) {
+            merge[i] = mergeable(jobs);
+            if (merge[i]) {
+                merged.addAll(jobs);
+            } else if (jobs.size() == 1 && !jobs.get(0).unique() && bounds.containsKey(jobs.get(0).queue())) {
                 singles.computeIfAbsent(jobs.get(0).queue(), q -> new ArrayList<>()).add(i);
             }
         }
-        return singles;
-    }
-
-    private List<Answer> placeAll(Sql sql, List<List<NewJob>> group, Map<String, List<Integer>> singles,
-            Map<String, int[]> leased, Announcer.Announcements later) {
-        Answer[] answers = new Answer[group.size()];
-        leased.forEach((queue, slots) -> {
-            List<Integer> positions = singles.get(queue).subList(0, slots.length);
-            List<NewJob> jobs = jobsAt(group, positions);
-            answer(positions, jobs, leasing.use(sql, queue, jobs, slots), answers, later);
-        });
-        if (group.size() == 1) {
-            return List.of(answers[0] != null ? answers[0] : place(sql, group.get(0), later));
-        }
-        boolean[] merge = new boolean[group.size()];
-        List<NewJob> merged = new ArrayList<>();
-        for (int i = 0; i < merge.length; i++) {
-            merge[i] = mergeable(group.get(i));
-            if (merge[i]) {
-                merged.addAll(group.get(i));
-            }
-        }
         Iterator<JobStore.Inserted> rows = merged.isEmpty() ? null : admit(sql, merged, later).inserted().iterator();
-        Map<String, Integer> bounds = admission.bounds();
         for (Map.Entry<String, List<Integer>> q : singles.entrySet()) {
-            List<Integer> left = q.getValue().stream().filter(i -> answers[i] == null).toList();
-            if (left.size() > 1) {
-                List<NewJob> jobs = jobsAt(group, left);
-                answer(left, jobs, AdmissionSlots.admitEach(sql, q.getKey(), jobs, bounds.get(q.getKey())), answers,
-                        later);
+            if (q.getValue().size() > 1) {
+                admitEach(sql, q.getKey(), bounds.get(q.getKey()), q.getValue(), group, answers, later);
             }
         }
         for (int i = 0; i < answers.length; i++) {
@@ -211,21 +176,16 @@ public class DefaultJobSubmitter implements JobSubmitter {
         return List.of(answers);
     }
 
-    /** The single jobs of the submissions at {@code positions}. */
-    private static List<NewJob> jobsAt(List<List<NewJob>> group, List<Integer> positions) {
+    /**
+     * The group's single-job submissions to one bounded queue, admitted in one statement as far as its window has
+     * room (ADR 0011, amendment "a group's single submissions"): each admitted one gets its answer here; the others
+     * stay unanswered and are placed one by one after, which widens the window or refuses.
+     */
+    private void admitEach(Sql sql, String queue, int maxPending, List<Integer> positions, List<List<NewJob>> group,
+            Answer[] answers, Announcer.Announcements later) {
         List<NewJob> jobs = new ArrayList<>(positions.size());
         positions.forEach(i -> jobs.add(group.get(i).get(0)));
-        return jobs;
-    }
-
-    /**
-     * Answers the single-job submissions at {@code positions} whose jobs a statement stored ({@code inserted}: the
-     * first of {@code jobs}, in order, possibly none), and notes what to announce for them; the others stay
-     * unanswered and are placed later, one by one, which widens the window or refuses (ADR 0011, amendment "a
-     * group's single submissions").
-     */
-    private static void answer(List<Integer> positions, List<NewJob> jobs, List<JobStore.Inserted> inserted,
-            Answer[] answers, Announcer.Announcements later) {
+        List<JobStore.Inserted> inserted = AdmissionSlots.admitEach(sql, queue, jobs, maxPending);
         if (inserted.isEmpty()) {
             return;
         }
@@ -265,12 +225,6 @@ public class DefaultJobSubmitter implements JobSubmitter {
         List<JobStore.Inserted> plainRows = List.of();
         if (!plain.isEmpty()) {
             AdmissionSlots.Result result = admit(sql, plain, later);
-            if (!result.admitted()) {
-                // This instance's own unused leases may hold room the submission needs (ADR 0033): look again.
-                AdmissionSlots.Result again = leasing.withLeasesGivenBack(result.refusedQueue(),
-                        () -> admit(sql, plain, later));
-                result = again != null ? again : result;
-            }
             if (!result.admitted()) {
                 return new Answer(null, admission.refusal(sql, result));
             }

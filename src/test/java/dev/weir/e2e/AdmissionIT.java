@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weir.concurrency.LeasedSlots;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -51,14 +50,6 @@ class AdmissionIT {
 
     private static long outstandingInDatabase(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(OUTSTANDING)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static long leasedInDatabase(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT count(*) FROM weir.admission_slots WHERE queue = 'bounded' AND leased_to IS NOT NULL")) {
             rs.next();
             return rs.getLong(1);
         }
@@ -254,42 +245,6 @@ class AdmissionIT {
             post("/api/queues/bounded/resume", "");
         }
         try (Connection db = DriverManager.getConnection(DB_URL, "postgres", "")) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> outstandingInDatabase(db) == 0);
-        }
-    }
-
-    @Test
-    void singleSubmissionsUseLeasedSlotsWhoseRoomARefusalOrIdlenessGivesBack() throws Exception {
-        // ADR 0033: a single submission that finds no leased slot leases several, and the next ones take theirs from
-        // the lease. The unused rest is given back when a submission would otherwise be refused, and when unused.
-        assertEquals(204, post("/api/queues/bounded/pause", "").status());
-        String job = "{\"kind\": \"weir.noop\", \"queue\": \"bounded\"}";
-        try (Connection db = DriverManager.getConnection(DB_URL, "postgres", "")) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> outstandingInDatabase(db) == 0);
-            await().atMost(Duration.ofSeconds(10)).until(() -> leasedInDatabase(db) == 0);
-            for (int i = 0; i < 5; i++) {
-                assertEquals(201, post("/api/jobs", job).status());
-            }
-            assertEquals(5, outstandingInDatabase(db));
-            assertEquals(LeasedSlots.want(1, 1) - 5, leasedInDatabase(db), "one lease served all five");
-
-            StringBuilder batch = new StringBuilder("[");
-            for (int i = 0; i < 45; i++) {
-                batch.append(i > 0 ? "," : "").append(job);
-            }
-            Server.Reply rest = post("/api/jobs/batch", batch.append(']').toString());
-            assertEquals(201, rest.status(), "the leased room is given back for a submission that needs it: "
-                    + rest.body());
-            assertEquals(50, outstandingInDatabase(db));
-            assertEquals(0, leasedInDatabase(db));
-            assertEquals(429, post("/api/jobs", job).status());
-        } finally {
-            post("/api/queues/bounded/resume", "");
-        }
-        try (Connection db = DriverManager.getConnection(DB_URL, "postgres", "")) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> outstandingInDatabase(db) == 0);
-            assertEquals(201, post("/api/jobs", job).status());
-            await().atMost(Duration.ofSeconds(10)).until(() -> leasedInDatabase(db) == 0);
             await().atMost(Duration.ofSeconds(60)).until(() -> outstandingInDatabase(db) == 0);
         }
     }

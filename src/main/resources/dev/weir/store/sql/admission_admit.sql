@@ -19,14 +19,14 @@ WITH input AS (
 -- random, so concurrent submitters look at different slots instead of all fighting for the same few. Both halves
 -- read the primary key in order; the second runs only when the first falls short.
 window_slots AS (
-    (SELECT slot, job_id, assigned_at, leased_to
+    (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
        AND slot >= ?5
      ORDER BY slot
      LIMIT ?4)
     UNION ALL
-    (SELECT slot, job_id, assigned_at, leased_to
+    (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
        AND slot < ?5
@@ -34,16 +34,14 @@ window_slots AS (
      LIMIT ?4)
     LIMIT ?4
 ),
--- Those that look free in this statement's snapshot: not leased to an instance (ADR 0033), and no job, a job that no
--- longer exists, or a terminal one. Read, not locked, and computed once however many readers follow. Each slot's job
--- is looked up by its primary key, one probe per slot of the window: joined to weir.jobs instead, the planner hashed
--- the whole table whenever its statistics said the table was small (a server without autovacuum), a cost that grew
--- with the table.
+-- Those that look free in this statement's snapshot: no job, a job that no longer exists, or a terminal one. Read,
+-- not locked, and computed once however many readers follow. Each slot's job is looked up by its primary key, one
+-- probe per slot of the window: joined to weir.jobs instead, the planner hashed the whole table whenever its
+-- statistics said the table was small (a server without autovacuum), a cost that grew with the table.
 candidate AS (
     SELECT o.slot, o.job_id, o.assigned_at
     FROM window_slots AS o
-    WHERE o.leased_to IS NULL
-      AND coalesce((SELECT j.state FROM weir.jobs AS j WHERE j.id = o.job_id), 'completed')
+    WHERE coalesce((SELECT j.state FROM weir.jobs AS j WHERE j.id = o.job_id), 'completed')
           IN ('completed', 'cancelled', 'discarded')
 ),
 -- Lock only when at least k slots look free (each on its own: at least one): a refusal for want of room locks
@@ -55,15 +53,14 @@ enough AS (
 -- Locks k of them, skipping any another transaction holds. The lock re-checks only the slot row, against the
 -- job_id and assigned_at the snapshot judged: a slot that another submitter took and committed since the snapshot has
 -- a new job_id and drops out, and so does one an operator's retry gave back to its terminal job (same job_id, new
--- assigned_at: ADR 0021), and so does one an instance leased meanwhile (ADR 0033). (Re-checking the join instead
--- would be wrong: the re-check keeps the old job row, so a new job_id would meet no job and look free.)
+-- assigned_at: ADR 0021). (Re-checking the join instead would be wrong: the re-check keeps the old job row, so a
+-- new job_id would meet no job and look free.)
 taken AS (
     SELECT s.slot
     FROM candidate AS c
     JOIN weir.admission_slots AS s ON s.queue = ?2 AND s.slot = c.slot
     WHERE s.job_id IS NOT DISTINCT FROM c.job_id
       AND s.assigned_at = c.assigned_at
-      AND s.leased_to IS NULL
       AND (SELECT yes FROM enough)
     LIMIT ?3
     FOR UPDATE OF s SKIP LOCKED

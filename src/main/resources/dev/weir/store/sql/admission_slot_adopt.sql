@@ -17,7 +17,6 @@ free AS (
     FROM weir.admission_slots AS s
     LEFT JOIN weir.jobs AS j ON j.id = s.job_id
     WHERE s.queue = ?1
-      AND s.leased_to IS NULL
       AND (j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded'))
 ),
 adopted AS (

@@ -10,17 +10,16 @@ WITH own AS (
     FROM weir.admission_slots
     WHERE queue = ?2
       AND job_id = ?1
-      AND leased_to IS NULL
 ),
 window_slots AS (
-    (SELECT slot, job_id, assigned_at, leased_to
+    (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
        AND slot >= ?4
      ORDER BY slot
      LIMIT ?3)
     UNION ALL
-    (SELECT slot, job_id, assigned_at, leased_to
+    (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
        AND slot < ?4
@@ -34,9 +33,8 @@ candidate AS (
     UNION ALL
     SELECT o.slot, o.job_id, o.assigned_at, 1
     FROM window_slots AS o
-    -- Not leased (ADR 0033); its job by primary key, one probe per slot, as in admission_admit.sql.
-    WHERE o.leased_to IS NULL
-      AND coalesce((SELECT j.state FROM weir.jobs AS j WHERE j.id = o.job_id), 'completed')
+    -- By primary key, one probe per slot, as in admission_admit.sql: never a hash of the whole table.
+    WHERE coalesce((SELECT j.state FROM weir.jobs AS j WHERE j.id = o.job_id), 'completed')
           IN ('completed', 'cancelled', 'discarded')
 ),
 taken AS (
@@ -45,7 +43,6 @@ taken AS (
     JOIN weir.admission_slots AS s ON s.queue = ?2 AND s.slot = c.slot
     WHERE s.job_id IS NOT DISTINCT FROM c.job_id
       AND s.assigned_at = c.assigned_at
-      AND s.leased_to IS NULL
     ORDER BY c.pref, c.slot
     LIMIT 1
     FOR UPDATE OF s SKIP LOCKED
