@@ -481,12 +481,13 @@ class EngineIT {
         AtomicBoolean feeding = new AtomicBoolean(true);
         Thread feeder = new Thread(() -> {
             // Keeps priority-1 jobs waiting in both queues at every moment: without aging, a priority-4 job never
-            // reaches the head of either. At least 8 wait, 80 ms of work, so that a slow turn of this loop (each
-            // look and insert opens a connection) cannot let a queue run dry.
+            // reaches the head of either. At least 32 wait, 320 ms of work, so that a slow turn of this loop (each
+            // look and insert opens a connection) cannot let a queue run dry: with 8 (80 ms) it did, once, on a
+            // loaded machine, and the strict queue's low job ran.
             while (feeding.get()) {
                 for (String queue : List.of("strict", "aging")) {
-                    if (count("queue = '" + queue + "' AND state = 'available' AND priority = 1") < 8) {
-                        insert(queue, "weir.sleep", "{\"ms\":10}", 1, 8);
+                    if (count("queue = '" + queue + "' AND state = 'available' AND priority = 1") < 32) {
+                        insert(queue, "weir.sleep", "{\"ms\":10}", 1, 32);
                     }
                 }
                 try {
