@@ -36,6 +36,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -284,8 +285,9 @@ class EngineIT {
         }
         tx.inNewTransaction(sql -> JobStore.insert(sql, batch));
         Engine engine = start(List.of(new DiagnosticHandlers.Sleep()), TestEngine.queue("default", permits));
-        // The lanes' loads are read in memory, as often as a thread can: sampled between the loop's database reads
-        // (a few milliseconds each on a loaded machine), the moments both lanes carried attempts were missed once.
+        // The lanes' loads are read in memory every 0.1 ms: sampled between the loop's database reads (a few
+        // milliseconds each on a loaded machine), the moments both lanes carried attempts were missed once. Not a
+        // busy spin, which would take a core from the engine it watches.
         AtomicBoolean bothLanes = new AtomicBoolean();
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread sampler = new Thread(() -> {
@@ -294,7 +296,7 @@ class EngineIT {
                 if (loads[0] > 0 && loads[1] > 0) {
                     bothLanes.set(true);
                 }
-                Thread.onSpinWait();
+                LockSupport.parkNanos(100_000);
             }
         });
         sampler.start();
