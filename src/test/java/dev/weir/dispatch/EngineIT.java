@@ -302,11 +302,15 @@ class EngineIT {
         sampler.start();
         long maxRunning = 0;
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (count("state <> 'completed'") > 0 && System.nanoTime() < deadline) {
-            maxRunning = Math.max(maxRunning, count("state = 'running'"));
+        try {
+            while (count("state <> 'completed'") > 0 && System.nanoTime() < deadline) {
+                maxRunning = Math.max(maxRunning, count("state = 'running'"));
+            }
+        } finally {
+            // A failing read must not leave the sampler running after the test.
+            sampling.set(false);
+            sampler.join();
         }
-        sampling.set(false);
-        sampler.join();
         assertEquals(0, count("state <> 'completed'"));
         assertEquals(jobs, count("state = 'completed' AND attempt = 1"), "each job ran once, none was lost or retried");
         assertTrue(maxRunning <= permits, "running rows " + maxRunning + " > " + permits + " permits");
