@@ -17,12 +17,16 @@ import java.util.Optional;
  * <li>at least its interval has passed since its last vacuum, by anyone (this leader, autovacuum or an operator),
  * and</li>
  * <li>at least {@code deadRows} rows died in it since then: its dead rows now, less those its last vacuum left
- * (rows an old transaction still sees cannot be removed, and would otherwise make it due again at once).</li>
+ * (rows an old transaction still sees cannot be removed, and would otherwise make it due again at once); or at
+ * least {@code deadRows} rows were inserted since then, and at least a fifth as many as it held before them
+ * (a table that only grows: a vacuum brings its size in {@code pg_class} up to date, and so makes every session
+ * plan its statements again; ADR 0027, amendment "a table that only grows").</li>
  * </ul>
  * The interval is {@code minInterval} while vacuums work. A vacuum that removed less than half of the dead rows it
  * was started for (an old transaction or replication slot holds them), or that did not run at all (the table was
  * locked, or this role may not vacuum it), doubles the table's interval, up to {@link #MAX_INTERVAL}; the next one
- * that works brings it back. Of several due tables, the one with the most new dead rows goes first.
+ * that works brings it back. A vacuum of a table due for its inserted rows works when it runs. Of several due tables,
+ * the one with the most new dead or inserted rows goes first.
  */
 final class VacuumPolicy {
 
@@ -70,27 +74,45 @@ final class VacuumPolicy {
                 t.leftDead = s.deadRows();
                 t.interval = minInterval;
             }
-            long newDead = s.deadRows() - t.leftDead;
-            if (!s.running() && now - t.lastVacuum >= t.interval && newDead >= deadRows && newDead > bestNew) {
+            long newRows = Math.max(newDead(s, t), grown(s));
+            if (!s.running() && now - t.lastVacuum >= t.interval && newRows >= deadRows && newRows > bestNew) {
                 best = s.table();
-                bestNew = newDead;
+                bestNew = newRows;
             }
         }
         return Optional.ofNullable(best);
     }
 
     /**
-     * Records this leader's vacuum of {@code after.table()}, begun when it had {@code deadBefore} dead rows and
-     * {@code vacuumsBefore} vacuums; {@code after} was read when it ended, at {@code now}.
+     * Records this leader's vacuum of {@code after.table()}, begun with the statistics {@code before}; {@code after}
+     * was read when it ended, at {@code now}. Answers whether it worked: it ran and, unless the table was due for
+     * its inserted rows, removed at least half of the dead ones.
      */
-    void vacuumed(long deadBefore, long vacuumsBefore, TableStats after, long now) {
+    boolean vacuumed(TableStats before, TableStats after, long now) {
         Table t = tables.computeIfAbsent(after.table(), name -> new Table());
-        boolean ran = after.vacuums() > vacuumsBefore;
-        boolean worked = ran && after.deadRows() * 2 <= deadBefore;
+        boolean ran = after.vacuums() > before.vacuums();
+        boolean forInserts = grown(before) >= deadRows;
+        boolean worked = ran && (forInserts || after.deadRows() * 2 <= before.deadRows());
         t.vacuums = after.vacuums();
         t.lastVacuum = now;
         t.leftDead = ran ? after.deadRows() : t.leftDead;
         t.interval = worked ? minInterval : Math.min(maxInterval, Math.max(minInterval, t.interval) * 2);
+        return worked;
+    }
+
+    /** Rows that died in the table since its last vacuum, as far as this policy knows. */
+    private static long newDead(TableStats s, Table t) {
+        return s.deadRows() - t.leftDead;
+    }
+
+    /**
+     * Rows inserted since the table's last vacuum, when they are at least a fifth of what it held before them;
+     * otherwise 0. The fifth is autovacuum's own default share for inserts: a table that keeps growing is vacuumed a
+     * number of times that grows with the logarithm of its size, not with it.
+     */
+    private static long grown(TableStats s) {
+        long before = Math.max(0, s.liveRows() - s.inserted());
+        return s.inserted() * 5 >= before ? s.inserted() : 0;
     }
 
     /** The wait before the table may be vacuumed again: {@code minInterval}, or longer after vacuums that failed. */

@@ -74,30 +74,36 @@ final class Vacuumer {
             TableStats after = JobStore.tableStats(new ConnectionSql(c)).stream()
                     .filter(s -> s.table().equals(before.table())).findFirst().orElseThrow();
             long ended = System.nanoTime();
-            report(before, after, warnings, (ended - started) / 1_000_000, recorded(before, after, ended));
+            boolean worked;
+            Duration next;
+            synchronized (this) {
+                worked = policy.vacuumed(before, after, ended);
+                next = policy.interval(before.table());
+            }
+            report(before, after, warnings, (ended - started) / 1_000_000, worked, next);
         } catch (SQLException | RuntimeException e) {
-            Duration next = recorded(before, before, System.nanoTime());
+            Duration next;
+            synchronized (this) {
+                policy.vacuumed(before, before, System.nanoTime());
+                next = policy.interval(before.table());
+            }
             LOG.log(Level.WARNING, "Weir: VACUUM weir." + before.table() + " failed; next try in " + next, e);
         }
     }
 
-    /** Tells the policy how a vacuum went; answers the table's wait before the next one. */
-    private synchronized Duration recorded(TableStats before, TableStats after, long now) {
-        policy.vacuumed(before.deadRows(), before.vacuums(), after, now);
-        return policy.interval(before.table());
-    }
-
-    private static void report(TableStats before, TableStats after, String warnings, long ms, Duration next) {
+    private static void report(TableStats before, TableStats after, String warnings, long ms, boolean worked,
+            Duration next) {
         if (after.vacuums() <= before.vacuums()) {
             LOG.info(() -> "Weir: VACUUM weir." + before.table() + " did not run (" + warnings + "); next try in "
                     + next);
-        } else if (after.deadRows() * 2 > before.deadRows()) {
+        } else if (!worked) {
             LOG.info(() -> "Weir: VACUUM weir." + before.table() + " removed few dead rows (" + before.deadRows()
                     + " before, " + after.deadRows() + " after, " + ms + " ms): an old transaction or a replication "
                     + "slot still sees them; next try in " + next);
         } else {
             LOG.fine(() -> "Weir: VACUUM weir." + before.table() + " in " + ms + " ms: " + before.deadRows()
-                    + " dead rows before, " + after.deadRows() + " after");
+                    + " dead rows before, " + after.deadRows() + " after; " + before.inserted()
+                    + " rows inserted since the vacuum before");
         }
     }
 

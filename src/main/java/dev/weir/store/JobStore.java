@@ -577,8 +577,11 @@ public final class JobStore {
      * @param deadRows rows dead and not yet vacuumed ({@code n_dead_tup})
      * @param vacuums  how many vacuums it has had, manual and automatic
      * @param running  whether a vacuum of it is under way (as far as this role may see)
+     * @param liveRows its live rows ({@code n_live_tup})
+     * @param inserted rows inserted since its last vacuum ({@code n_ins_since_vacuum})
      */
-    public record TableStats(String table, long deadRows, long vacuums, boolean running) {
+    public record TableStats(String table, long deadRows, long vacuums, boolean running, long liveRows,
+            long inserted) {
     }
 
     /** The statistics of every table in schema {@code weir}, in name order. Read-only. */
@@ -586,7 +589,7 @@ public final class JobStore {
         List<TableStats> tables = new ArrayList<>();
         for (Object[] row : sql.query(Queries.TABLE_STATS)) {
             tables.add(new TableStats(Rows.stringAt(row, 0), Rows.longAt(row, 1), Rows.longAt(row, 2),
-                    Boolean.TRUE.equals(row[3])));
+                    Boolean.TRUE.equals(row[3]), Rows.longAt(row, 4), Rows.longAt(row, 5)));
         }
         return tables;
     }

@@ -494,6 +494,26 @@ class EngineIT {
     }
 
     @Test
+    void theLeaderVacuumsTheJobsTableWhenItOnlyGrew() {
+        // A paused queue: its jobs are only inserted, so no row dies. Without a vacuum (or an ANALYZE) nothing tells
+        // PostgreSQL that the table grew, and a plan cached while it was empty keeps reading it whole (ADR 0027,
+        // amendment "a table that only grows").
+        setPaused(true);
+        long vacuumsBefore = manualVacuums();
+        WeirSettings settings = TestEngine.settings(TestEngine.queue("default", 8))
+                .withVacuum(new Vacuum(300, Duration.ofMillis(200)));
+        engines.add(TestEngine.start(settings, List.of(new DiagnosticHandlers.Noop())));
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            jobs.add(new NewJob("weir.noop", "default", "{}", 2, 1, null));
+        }
+        tx.inNewTransaction(sql -> JobStore.insert(sql, jobs));
+        await().atMost(WAIT).until(() -> manualVacuums() > vacuumsBefore);
+        assertEquals(1000, count("state = 'available'"), "nothing was claimed, nothing died");
+        assertTrue(tableStat("n_live_tup") >= 1000, "the vacuum counted the rows");
+    }
+
+    @Test
     void agingLetsALowPriorityJobThroughASteadyHighPriorityLoad() throws Exception {
         start(List.of(new DiagnosticHandlers.Sleep(), new DiagnosticHandlers.Noop()),
                 TestEngine.queue("strict", 1), TestEngine.queue("aging", 1).withPriorityAging(Duration.ofMillis(300)));
