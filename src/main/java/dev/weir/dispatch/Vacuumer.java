@@ -74,29 +74,29 @@ final class Vacuumer {
             TableStats after = JobStore.tableStats(new ConnectionSql(c)).stream()
                     .filter(s -> s.table().equals(before.table())).findFirst().orElseThrow();
             long ended = System.nanoTime();
-            boolean worked;
-            Duration next;
-            synchronized (this) {
-                worked = policy.vacuumed(before, after, ended);
-                next = policy.interval(before.table());
-            }
-            report(before, after, warnings, (ended - started) / 1_000_000, worked, next);
+            report(before, after, warnings, (ended - started) / 1_000_000, recorded(before, after, ended));
         } catch (SQLException | RuntimeException e) {
-            Duration next;
-            synchronized (this) {
-                policy.vacuumed(before, before, System.nanoTime());
-                next = policy.interval(before.table());
-            }
-            LOG.log(Level.WARNING, "Weir: VACUUM weir." + before.table() + " failed; next try in " + next, e);
+            Recorded r = recorded(before, before, System.nanoTime());
+            LOG.log(Level.WARNING, "Weir: VACUUM weir." + before.table() + " failed; next try in " + r.next(), e);
         }
     }
 
-    private static void report(TableStats before, TableStats after, String warnings, long ms, boolean worked,
-            Duration next) {
+    /** What the policy made of a vacuum: whether it worked, and the table's wait before the next one. */
+    private record Recorded(boolean worked, Duration next) {
+    }
+
+    /** Tells the policy how a vacuum went. */
+    private synchronized Recorded recorded(TableStats before, TableStats after, long now) {
+        boolean worked = policy.vacuumed(before, after, now);
+        return new Recorded(worked, policy.interval(before.table()));
+    }
+
+    private static void report(TableStats before, TableStats after, String warnings, long ms, Recorded r) {
+        Duration next = r.next();
         if (after.vacuums() <= before.vacuums()) {
             LOG.info(() -> "Weir: VACUUM weir." + before.table() + " did not run (" + warnings + "); next try in "
                     + next);
-        } else if (!worked) {
+        } else if (!r.worked()) {
             LOG.info(() -> "Weir: VACUUM weir." + before.table() + " removed few dead rows (" + before.deadRows()
                     + " before, " + after.deadRows() + " after, " + ms + " ms): an old transaction or a replication "
                     + "slot still sees them; next try in " + next);

@@ -1,7 +1,9 @@
 package dev.weir.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.store.JobStore.TableStats;
 import java.time.Duration;
@@ -96,10 +98,9 @@ class VacuumPolicyTest {
     void aTableThatOnlyGrowsIsDueOnceEnoughRowsAndAFifthOfItWereInserted() {
         assertEquals(Optional.empty(), policy.due(List.of(grown(999, 999, 0)), 0), "999 inserted rows");
         assertEquals(Optional.of("jobs"), policy.due(List.of(grown(1000, 1000, 0)), 0), "an empty table grew");
-        VacuumPolicy big = new VacuumPolicy(1000, Duration.ofSeconds(5));
-        assertEquals(Optional.empty(), big.due(List.of(grown(100_000, 16_000, 0)), 0),
+        assertEquals(Optional.empty(), policy.due(List.of(grown(100_000, 16_000, 0)), 0),
                 "84,000 rows before and 16,000 inserted: less than a fifth");
-        assertEquals(Optional.of("jobs"), big.due(List.of(grown(100_000, 20_000, 0)), 0),
+        assertEquals(Optional.of("jobs"), policy.due(List.of(grown(100_000, 20_000, 0)), 0),
                 "80,000 rows before, 20,000 inserted: a fifth");
     }
 
@@ -108,13 +109,13 @@ class VacuumPolicyTest {
         TableStats before = new TableStats("jobs", 400, 0, false, 5000, 5000);
         assertEquals(Optional.of("jobs"), policy.due(List.of(before), 0));
         // An old transaction still sees the 400 dead rows; the table was due for its inserted rows.
-        assertEquals(true, policy.vacuumed(before, new TableStats("jobs", 400, 1, false, 5000, 0), S));
+        assertTrue(policy.vacuumed(before, new TableStats("jobs", 400, 1, false, 5000, 0), S));
         assertEquals(Duration.ofSeconds(5), policy.interval("jobs"));
         assertEquals(Optional.empty(), policy.due(List.of(new TableStats("jobs", 400, 1, false, 5999, 999)), 10 * S),
                 "999 inserted since");
         // A vacuum that did not run does not work, whatever it was started for.
         TableStats again = new TableStats("jobs", 400, 1, false, 6000, 1000);
-        assertEquals(false, policy.vacuumed(again, again, 11 * S));
+        assertFalse(policy.vacuumed(again, again, 11 * S));
         assertEquals(Duration.ofSeconds(10), policy.interval("jobs"));
     }
 
