@@ -4,6 +4,11 @@
 -- again at once; a job an operator asked to cancel is cancelled (ADR 0021). The reason goes into the error history
 -- (and the answer, with each job's queue, kind and attempt, for the lifecycle log and the metrics). At most ?3 per
 -- call. Run by the leader only.
+-- Ordered by "id + 0", not "id": with no column statistics (a new table, or autovacuum off) PostgreSQL guesses
+-- that a state matches a fixed share of the table, and for so short a LIMIT it then walks the whole primary key
+-- in order rather than sort the few rows the partial index holds (110 ms per call with 228,000 jobs waiting,
+-- against 0.4 ms; ADR 0027, second amendment). An expression cannot be read in order from the primary key, so the
+-- rows come from the partial index and are sorted.
 WITH stuck AS (
     SELECT j.id,
            CASE WHEN i.id IS NULL OR i.heartbeat_at < now() - ?1 * interval '1 millisecond'
@@ -15,7 +20,7 @@ WITH stuck AS (
       AND (i.id IS NULL
            OR i.heartbeat_at < now() - ?1 * interval '1 millisecond'
            OR j.deadline_at < now() - ?2 * interval '1 millisecond')
-    ORDER BY j.id
+    ORDER BY j.id + 0
     LIMIT ?3
     FOR UPDATE OF j SKIP LOCKED
 ),
