@@ -10,7 +10,7 @@ import dev.weir.store.NewJob;
 import dev.weir.submit.DefaultJobSubmitter;
 import dev.weir.submit.Submissions;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -37,7 +37,7 @@ import java.util.List;
 
 /** Submitting and reading jobs (DESIGN §5), listing them and the operator actions on them (ADR 0021). */
 @Path("jobs")
-@RequestScoped
+@ApplicationScoped
 @RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
 @Produces(MediaType.APPLICATION_JSON)
 public class JobsResource {

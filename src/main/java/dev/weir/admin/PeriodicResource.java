@@ -9,7 +9,7 @@ import dev.weir.metrics.Submitted;
 import dev.weir.metrics.WeirMetrics;
 import dev.weir.submit.Announcer;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -27,7 +27,7 @@ import java.util.Map;
 
 /** Periodic (cron) jobs: what is configured, when each fires next, and pause / resume / run now (ADR 0018). */
 @Path("periodic")
-@RequestScoped
+@ApplicationScoped
 @RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
 @Produces(MediaType.APPLICATION_JSON)
 public class PeriodicResource {

@@ -15,7 +15,7 @@ import dev.weir.submit.AdmissionControl;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -33,7 +33,7 @@ import java.util.Set;
 
 /** Queues: their job counts, capacity on this instance, and pause / resume (DESIGN §5). */
 @Path("queues")
-@RequestScoped
+@ApplicationScoped
 @RolesAllowed({Roles.VIEWER, Roles.SUBMITTER, Roles.ADMIN})
 @Produces(MediaType.APPLICATION_JSON)
 public class QueuesResource {

@@ -5,7 +5,7 @@ import dev.weir.json.Jsonp;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -19,7 +19,7 @@ import java.util.List;
 
 /** Statistics over every instance, from the database (ADR 0021). */
 @Path("stats")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class StatsResource {
 
