@@ -279,12 +279,10 @@ final class Scenarios {
     void enqueue(Target t) throws Exception {
         JsonObjectBuilder details = Json.createObjectBuilder();
         // The drains of the server's warm-up submit in batches; single submissions over HTTP take their own path
-        // through the server, which ran at a third of its later speed for its first 40 s of load on 2 cores, until
-        // the JIT had compiled it. Unmeasured; measure() empties the queue before it counts.
-        int warm = Math.max(2, Math.min(30, options.warmUpSeconds() / 2));
+        // through the server, which on 2 cores needed about 50 s of load before the JIT had compiled it (ADR 0028).
+        // Unmeasured; measure() empties the queue before it counts.
         t.api().pause(ENQUEUE);
-        long warmed = httpLoad(t, "/api/jobs", job(ENQUEUE), 201, warm, new AtomicLong());
-        log("enqueue warm-up: %d single submissions over HTTP in %d s, not counted", warmed, warm);
+        warmHttp(t, "single submissions", "/api/jobs", job(ENQUEUE), 201);
         // Each figure with a ceiling target is measured in rounds, each beside its cell run again (ADR 0015): the
         // enqueue cells moved by half from one run to the next here, within minutes.
         List<Pair> single = enqueueBeside(t, details, "single", "single POST /api/jobs, 16 clients",
@@ -297,8 +295,7 @@ final class Scenarios {
         // Batches from 16 clients at once take a path of their own too (concurrent batches share group commits, ADR
         // 0030): by hand, 8 s rounds of batches of 100 on a fresh server ran at 81k, 115k, then 140–154k jobs/s.
         String hundred = "[" + String.join(",", Collections.nCopies(100, job(ENQUEUE))) + "]";
-        long warmedBatches = httpLoad(t, "/api/jobs/batch", hundred, 201, warm, new AtomicLong());
-        log("enqueue warm-up: %d batches of 100 over HTTP in %d s, not counted", warmedBatches, warm);
+        warmHttp(t, "batches of 100", "/api/jobs/batch", hundred, 201);
         for (int size : new int[] {100, 1000}) {
             enqueueBeside(t, details, "batch" + size, "batch of " + size + ", 16 clients", Ceiling.ENQUEUE_100,
                     () -> enqueue(t, ENQUEUE, size));
@@ -403,6 +400,32 @@ final class Scenarios {
     }
 
     /**
+     * 16 clients sending one request in rounds of a few seconds, unmeasured, until two rounds in a row agree within a
+     * tenth ({@link Steadiness}) or twice {@code warmUpSeconds} (at most 120 s) have passed: each HTTP path has its
+     * own code for the JIT to compile, and a fixed warm-up either wastes time or stops while it still rises. The
+     * rounds' rates go into the run's details as {@code warmUp_http_<what>}.
+     */
+    private void warmHttp(Target t, String what, String path, String body, int expected) throws Exception {
+        int round = Math.max(2, Math.min(6, options.warmUpSeconds() / 10));
+        int most = Math.max(2 * round, Math.min(120, 2 * options.warmUpSeconds()));
+        Steadiness steadiness = new Steadiness(0.1);
+        long start = System.nanoTime();
+        do {
+            long roundStart = System.nanoTime();
+            long calls = httpLoad(t, path, body, expected, round, new AtomicLong());
+            steadiness.add(calls / ((System.nanoTime() - roundStart) / 1e9));
+        } while (!steadiness.steady() && (System.nanoTime() - start) / 1e9 + round <= most);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        JsonArrayBuilder rates = Json.createArrayBuilder();
+        steadiness.rates().forEach(r -> rates.add(Report.json(r)));
+        JsonArray json = rates.build();
+        log("warm-up of %s over HTTP: %.0f s, %s; calls/s per %d s round: %s", what, seconds,
+                steadiness.steady() ? "steady" : "not steady yet", round, json);
+        report.run().add("warmUp_http_" + what.replaceAll("[^A-Za-z0-9]+", "_"), Json.createObjectBuilder()
+                .add("seconds", Report.json(seconds)).add("steady", steadiness.steady()).add("callRates", json));
+    }
+
+    /**
      * 16 clients, each with a {@link LoadClient} of its own, sending the same request (a {@code POST} of
      * {@code body}, or a {@code GET} when it is null) for {@code seconds}; answers the calls that got
      * {@code expected}. After more than 100 failed calls the load gives up with the last failure.
@@ -449,7 +472,7 @@ final class Scenarios {
 
     /** Calls per second of 16 clients calling {@code GET path} for {@code seconds}, after 2 s unmeasured. */
     private double requestRate(Target t, String path, int seconds) throws Exception {
-        httpLoad(t, path, null, 200, Math.min(2, seconds), new AtomicLong());
+        warmHttp(t, "GET " + path, path, null, 200);
         long start = System.nanoTime();
         long calls = httpLoad(t, path, null, 200, seconds, new AtomicLong());
         double rate = calls / ((System.nanoTime() - start) / 1e9);
