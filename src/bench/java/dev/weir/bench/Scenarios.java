@@ -400,7 +400,7 @@ final class Scenarios {
     }
 
     /**
-     * 16 clients sending one request in rounds of a few seconds, unmeasured, until two rounds in a row agree within a
+     * 16 clients sending one request in rounds of a few seconds, unmeasured, until three rounds in a row lie within a
      * tenth ({@link Steadiness}) or twice {@code warmUpSeconds} (at most 120 s) have passed: each HTTP path has its
      * own code for the JIT to compile, and a fixed warm-up either wastes time or stops while it still rises. The
      * rounds' rates go into the run's details as {@code warmUp_http_<what>}.
@@ -408,7 +408,7 @@ final class Scenarios {
     private void warmHttp(Target t, String what, String path, String body, int expected) throws Exception {
         int round = Math.max(2, Math.min(6, options.warmUpSeconds() / 10));
         int most = Math.max(2 * round, Math.min(120, 2 * options.warmUpSeconds()));
-        Steadiness steadiness = new Steadiness(0.1);
+        Steadiness steadiness = new Steadiness(3, 0.1);
         long start = System.nanoTime();
         do {
             long roundStart = System.nanoTime();

@@ -4,19 +4,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Whether a warm-up has reached its steady rate: the rates of its rounds, in order, and steady once the last two
- * differ by at most {@code tolerance} of the larger. A fresh server's HTTP path ran 835, 1,900, ... 4,558 calls/s in
- * its first six 8 s rounds here (ADR 0028): a fixed warm-up either wastes time or stops while the JIT still works.
+ * Whether a warm-up has reached its steady rate: the rates of its rounds, in order, and steady once the last
+ * {@code window} of them lie within {@code tolerance} of the largest of them. A fresh server's HTTP path ran 835,
+ * 1,900, ... 4,558 calls/s in its first six 8 s rounds here (ADR 0028): a fixed warm-up either wastes time or stops
+ * while the JIT still works. Two rounds are too few: single submissions rising by 7 % a round passed for steady with
+ * a tolerance of a tenth and went on rising by a half.
  */
 final class Steadiness {
 
+    private final int window;
     private final double tolerance;
     private final List<Double> rates = new ArrayList<>();
 
-    Steadiness(double tolerance) {
+    Steadiness(int window, double tolerance) {
+        if (window < 2) {
+            throw new IllegalArgumentException("window must be at least 2 rounds: " + window);
+        }
         if (!(tolerance >= 0 && tolerance < 1)) {
             throw new IllegalArgumentException("tolerance must be in [0, 1): " + tolerance);
         }
+        this.window = window;
         this.tolerance = tolerance;
     }
 
@@ -25,16 +32,16 @@ final class Steadiness {
         rates.add(rate);
     }
 
-    /** True when the last two rounds agree within the tolerance (and neither is zero). */
+    /** True when the last {@code window} rounds lie within the tolerance of their largest (and it is not zero). */
     boolean steady() {
         int n = rates.size();
-        if (n < 2) {
+        if (n < window) {
             return false;
         }
-        double a = rates.get(n - 2);
-        double b = rates.get(n - 1);
-        double larger = Math.max(a, b);
-        return larger > 0 && Math.abs(a - b) <= tolerance * larger;
+        List<Double> last = rates.subList(n - window, n);
+        double largest = last.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        double smallest = last.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        return largest > 0 && largest - smallest <= tolerance * largest;
     }
 
     /** The rounds' rates, in order. */
