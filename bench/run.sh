@@ -4,7 +4,7 @@
 # ceiling (or to the setup they are compared with) and writes them as JSON to target/bench/results.json.
 #
 # usage: bench/run.sh [--no-build] [options] [scenario ...]      (bench/run.sh --help lists the options)
-#   CEILING=path/to/ceiling.sh bench/run.sh              everything, about 20 minutes on 2 cores
+#   CEILING=path/to/ceiling.sh bench/run.sh              everything, 20-25 minutes on 2 cores
 #   CEILING=path/to/ceiling.sh bench/run.sh --quick      a smoke run with small sizes
 #   bench/run.sh --no-ceiling drain latency             some scenarios, without the ceiling
 # PostgreSQL is reached through PGHOST, PGPORT, PGUSER, PGPASSWORD (default 127.0.0.1:5432, postgres); the harness

@@ -401,9 +401,10 @@ final class Scenarios {
 
     /**
      * 16 clients sending one request in rounds of a few seconds, unmeasured, until three rounds in a row lie within a
-     * tenth ({@link Steadiness}) or twice {@code warmUpSeconds} (at most 120 s) have passed: each HTTP path has its
-     * own code for the JIT to compile, and a fixed warm-up either wastes time or stops while it still rises. The
-     * rounds' rates go into the run's details as {@code warmUp_http_<what>}.
+     * tenth of their largest ({@link Steadiness}) or twice {@code warmUpSeconds} (at most 120 s) have passed: each
+     * HTTP path has its own code for the JIT to compile, and a fixed warm-up either wastes time or stops while it
+     * still rises (ADR 0015, amendment of 2026-12-02). The rounds' rates go into the run's details as
+     * {@code warmUp_http_<what>}.
      */
     private void warmHttp(Target t, String what, String path, String body, int expected) throws Exception {
         int round = Math.max(2, Math.min(6, options.warmUpSeconds() / 10));
@@ -470,7 +471,7 @@ final class Scenarios {
         }
     }
 
-    /** Calls per second of 16 clients calling {@code GET path} for {@code seconds}, after 2 s unmeasured. */
+    /** Calls per second of 16 clients calling {@code GET path} for {@code seconds}, once warm ({@link #warmHttp}). */
     private double requestRate(Target t, String path, int seconds) throws Exception {
         warmHttp(t, "GET " + path, path, null, 200);
         long start = System.nanoTime();

@@ -689,7 +689,9 @@ class JobStoreIT {
         }
     }
 
-    /** Runs {@code sql} once on its generic plan in a rolled-back transaction; fails when it read 100 blocks or more. */
+    /**
+     * Runs {@code sql} once on its generic plan, in a transaction rolled back; fails when it read 100 blocks or more.
+     */
     private static void assertReadsFewBlocks(Statement s, String name, String types, String sql, String args)
             throws java.sql.SQLException {
         s.execute("BEGIN");
