@@ -1,10 +1,7 @@
 -- Makes waiting jobs whose time has come available (scheduled → available, retryable → available), at most
 -- ?1 per call, and wakes their queues. Run by the leader only.
--- Ordered by "id + 0", not "id": with no column statistics (a new table, or autovacuum off) PostgreSQL guesses
--- that a state matches a fixed share of the table, and for so short a LIMIT it then walks the whole primary key
--- in order rather than sort the few rows the partial index holds (110 ms per call with 228,000 jobs waiting,
--- against 0.4 ms; ADR 0027, second amendment). An expression cannot be read in order from the primary key, so the
--- rows come from the partial index and are sorted.
+-- Ordered by "id + 0", not "id", for the reason job_rescue.sql gives (ADR 0027, second amendment): without column
+-- statistics an ordered walk of the primary key can look cheaper than sorting what jobs_waiting holds.
 WITH due AS (
     SELECT id
     FROM weir.jobs
