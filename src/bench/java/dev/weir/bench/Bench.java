@@ -88,6 +88,7 @@ public final class Bench {
                             case "admission" -> scenarios.admission(t.target);
                             case "cost" -> scenarios.cost(t.target, stats);
                             case "heap" -> scenarios.heap(t.target);
+                            case "history" -> scenarios.history(t.target);
                             default -> throw new IllegalStateException(s);
                         }
                     });

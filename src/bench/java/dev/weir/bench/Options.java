@@ -21,11 +21,11 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
 
     /** Every scenario, in the order a full run takes them: the hard-reserved server's, then the weighted one's. */
     static final List<String> ALL = List.of("drain", "latency", "enqueue", "queues", "admission", "cost", "heap",
-            "weighted");
+            "history", "weighted");
 
     static final String USAGE = """
             usage: bench/run.sh [options] [scenario ...]
-              scenarios: drain latency enqueue queues admission cost heap weighted (default: all of them;
+              scenarios: drain latency enqueue queues admission cost heap history weighted (default: all of them;
                          weighted compares with drain, so it brings drain along)
               --ceiling=PATH        the PostgreSQL ceiling script (default: $CEILING); without one, no ratios
               --no-ceiling          skip the ceiling even if $CEILING is set

@@ -132,6 +132,43 @@ final class Scenarios {
         report.details("drain", details.build());
     }
 
+    // ---- history --------------------------------------------------------------------------------------------------
+
+    /** Completed jobs the history scenario keeps in the table: about where the claim's estimate passes JIT's. */
+    static final int HISTORY = 1_000_000;
+    /**
+     * The history scenario's backlog, whatever {@code --jobs} says: the claim's estimate grows with the backlog too,
+     * and with 20,000 jobs over this history it stayed below JIT's threshold (ADR 0033).
+     */
+    static final int HISTORY_BACKLOG = 50_000;
+
+    /**
+     * The default-settings drain over a table that keeps {@link #HISTORY} completed jobs and has just been analysed
+     * (ADR 0033), against the same drain over an empty table, in alternate rounds on the same server. Kept history
+     * must not slow the claim down: with PostgreSQL's JIT compiler on, it made the drain ten times slower.
+     */
+    void history(Target t) throws Exception {
+        List<Backlog.Drained> kept = new ArrayList<>();
+        List<Backlog.Drained> none = new ArrayList<>();
+        for (int r = 0; r <= options.rounds(); r++) {
+            Backlog.Drained a = t.backlog().drain(List.of(SHIPPED), HISTORY_BACKLOG);
+            Backlog.Drained b = t.backlog().drainOverHistory(SHIPPED, HISTORY_BACKLOG, HISTORY);
+            log("history round %d: empty table %.0f jobs/s, %d completed jobs kept %.0f jobs/s%s", r, a.rate(),
+                    HISTORY, b.rate(), r == 0 ? " (warm-up)" : "");
+            if (r > 0) {
+                none.add(a);
+                kept.add(b);
+            }
+        }
+        double rate = median(kept);
+        report.add(Figure.of("history", "drain, default settings, " + HISTORY_BACKLOG + " no-op over " + HISTORY
+                + " completed jobs kept (analysed)",
+                rate, "jobs/s").against("the same over an empty table, alternating", median(none))
+                .ratioAtLeast(0.8));
+        report.details("history", Json.createObjectBuilder().add("history", HISTORY).add("jobs", HISTORY_BACKLOG)
+                .add("kept", json(kept)).add("emptyTable", json(none)).build());
+    }
+
     // ---- weighted -------------------------------------------------------------------------------------------------
 
     /**

@@ -8,6 +8,7 @@ import dev.weir.config.QueueSettings;
 import dev.weir.diagnostics.DiagnosticHandlers;
 import dev.weir.metrics.MicroProfileMetrics;
 import dev.weir.store.AdmissionSlots;
+import dev.weir.store.JitCheck;
 import dev.weir.store.LocalTransactor;
 import dev.weir.store.Migrator;
 import jakarta.annotation.PostConstruct;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -73,6 +75,15 @@ public class WeirRuntime {
     @Resource(lookup = "jdbc/weir-session")
     DataSource sessionDataSource;
 
+    @Resource(lookup = "jdbc/weir")
+    DataSource applicationDataSource;
+
+    @Resource(lookup = "jdbc/weir-engine")
+    DataSource engineDataSource;
+
+    @Resource(lookup = "jdbc/weir-submit")
+    DataSource submitDataSource;
+
     @Resource(lookup = "concurrent/weir-jobs")
     ManagedExecutorService executor;
 
@@ -91,6 +102,7 @@ public class WeirRuntime {
             throw new IllegalStateException("Weir: cannot bring the database schema up to date: " + e.getMessage(), e);
         }
         reconcileAdmissionSlots(settings);
+        checkJit();
         List<JobHandler<?>> all = new ArrayList<>();
         handlers.forEach(all::add);
         if (settings.diagnostics()) {
@@ -127,6 +139,23 @@ public class WeirRuntime {
             throw new IllegalStateException("Weir: cannot set up the admission slots of the bounded queues "
                     + bounds.keySet() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Says which of Weir's data sources let PostgreSQL JIT-compile their statements (ADR 0033). */
+    private void checkJit() {
+        Map<String, DataSource> sources = new LinkedHashMap<>();
+        sources.put("jdbc/weir", applicationDataSource);
+        sources.put("jdbc/weir-engine", engineDataSource);
+        sources.put("jdbc/weir-submit", submitDataSource);
+        sources.put("jdbc/weir-session", sessionDataSource);
+        sources.forEach((name, source) -> {
+            try {
+                JitCheck.advice(name, JitCheck.of(source))
+                        .ifPresent(a -> LOG.log(a.warning() ? Level.WARNING : Level.INFO, a.message()));
+            } catch (SQLException e) {
+                LOG.log(Level.FINE, "Weir: cannot read the jit setting of " + name, e);
+            }
+        });
     }
 
     @PreDestroy

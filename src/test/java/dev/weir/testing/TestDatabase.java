@@ -38,6 +38,12 @@ public final class TestDatabase implements BeforeEachCallback {
         return postgres.getPostgresDatabase();
     }
 
+    /** A data source for the test database whose sessions open with the given connection properties. */
+    public static DataSource dataSource(java.util.Map<String, String> properties) {
+        dataSource();
+        return postgres.getDatabase("postgres", "postgres", properties);
+    }
+
     /** How many rows of weir.jobs match {@code where} (an SQL condition written by the test). */
     public static long countJobs(String where) {
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
