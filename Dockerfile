@@ -26,6 +26,8 @@ RUN configure.sh
 #   WEIR_DB_PASSWORD   database password (default empty); pass it from a secret, not on a command line
 #   WEIR_DB_POOL_SIZE  most connections of the jdbc/weir pool (default 40)
 #   WEIR_ENGINE_POOL_SIZE  most connections of the jdbc/weir-engine pool (default 20)
+#   WEIR_DB_OPTIONS    PostgreSQL settings every Weir session starts with (default -c jit=off; keep it when
+#                      adding others, docs/adr/0033-no-jit.md)
 #   HTTP_PORT, HTTPS_PORT   9080 and 9443 unless set (change EXPOSE and the port mapping to match)
 #   WEIR_QUEUES, WEIR_QUEUE_<NAME>_MAX_WORKERS, ...   Weir's settings, see docs/configuration.md
 #   WEIR_ADMIN_PASSWORD, WEIR_SUBMITTER_PASSWORD, WEIR_VIEWER_PASSWORD   the API's users (README, "Users and

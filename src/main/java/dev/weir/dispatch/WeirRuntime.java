@@ -150,8 +150,7 @@ public class WeirRuntime {
         sources.put("jdbc/weir-session", sessionDataSource);
         sources.forEach((name, source) -> {
             try {
-                JitCheck.advice(name, JitCheck.of(source))
-                        .ifPresent(a -> LOG.log(a.warning() ? Level.WARNING : Level.INFO, a.message()));
+                JitCheck.advice(name, JitCheck.of(source)).ifPresent(LOG::warning);
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "Weir: cannot read the jit setting of " + name, e);
             }

@@ -44,22 +44,21 @@ public final class JitCheck {
         }
     }
 
-    /** What to tell the operator about data source {@code name}, if anything. */
-    public static Optional<Advice> advice(String name, Jit jit) {
+    /**
+     * The warning for data source {@code name}, if its sessions run with jit on. Also where this PostgreSQL cannot
+     * compile: nothing is lost there yet, but the same configuration on a server that can would be slow.
+     */
+    public static Optional<String> advice(String name, Jit jit) {
         if (!jit.on()) {
             return Optional.empty();
         }
-        String fix = "add options=\"-c jit=off\" to its properties.postgresql, as Weir's server.xml does (ADR 0033)";
+        String fix = "keep -c jit=off in WEIR_DB_OPTIONS or, in a server.xml of your own, add options=\"-c jit=off\""
+                + " to its properties.postgresql (ADR 0033)";
         return Optional.of(jit.compiles()
-                ? new Advice(true, "Weir: data source " + name + " runs with PostgreSQL's jit on: once weir.jobs "
-                        + "holds about a million rows, PostgreSQL compiles Weir's statements before it runs them, "
-                        + "which made drains twenty times slower; " + fix)
-                : new Advice(false, "Weir: data source " + name + " runs with PostgreSQL's jit on; this server "
-                        + "cannot compile, so it costs nothing yet, but a server that can would slow Weir down; "
-                        + fix));
-    }
-
-    /** A message for the log: a warning where the JIT compiler would run, information where it cannot. */
-    public record Advice(boolean warning, String message) {
+                ? "Weir: data source " + name + " runs with PostgreSQL's jit on: once weir.jobs holds about a million "
+                        + "rows, PostgreSQL compiles Weir's statements before it runs them, which made drains twenty "
+                        + "times slower; " + fix
+                : "Weir: data source " + name + " runs with PostgreSQL's jit on; this PostgreSQL cannot compile, so "
+                        + "it costs nothing here, but one that can would slow Weir down many times; " + fix);
     }
 }

@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +58,21 @@ class RunnableJarIT {
             // The server itself comes up and answers; Weir's application does not, and readiness says so.
             await().atMost(Duration.ofSeconds(60)).until(() -> s.status("/health/ready") == 503);
             assertEquals(404, s.status("/api/queues"), "the application did not start");
+        }
+    }
+
+    @Test
+    void sessionOptionsComeFromWeirDbOptionsAndJitOnIsNamedAtStartUp() throws Exception {
+        // The packaged default is "-c jit=off" (DataSourcesIT); an operator's own options replace it on every data
+        // source, and start-up names each data source that now runs with jit on (ADR 0033).
+        try (ServerProcess s = ServerProcess.start(9400, Map.of("WEIR_DB_OPTIONS", "-c jit=on"))) {
+            await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> s.status("/health/ready") == 200);
+            await().atMost(Duration.ofSeconds(10)).until(() -> s.log().contains("Weir: ready in"));
+            for (String source : List.of("jdbc/weir", "jdbc/weir-engine", "jdbc/weir-submit", "jdbc/weir-session")) {
+                assertTrue(s.log().contains("data source " + source + " runs with PostgreSQL's jit on"),
+                        source + " was not named:\n" + s.log());
+            }
         }
     }
 
