@@ -145,7 +145,7 @@ final class Scenarios {
     /**
      * The default-settings drain over a table that keeps {@link #HISTORY} completed jobs and has just been analysed
      * (ADR 0033), against the same drain over an empty table, in alternate rounds on the same server. Kept history
-     * must not slow the claim down: with PostgreSQL's JIT compiler on, it made the drain ten times slower.
+     * must not slow the claim down: with PostgreSQL's JIT compiler on, it made the drain twenty times slower.
      */
     void history(Target t) throws Exception {
         List<Backlog.Drained> kept = new ArrayList<>();
