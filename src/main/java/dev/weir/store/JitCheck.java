@@ -30,14 +30,7 @@ public final class JitCheck {
 
     /** Reads the setting on one of the data source's connections. */
     public static Jit of(DataSource dataSource) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            return of(c);
-        }
-    }
-
-    /** Reads the setting of one session. */
-    public static Jit of(Connection c) throws SQLException {
-        try (Statement s = c.createStatement();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("SELECT current_setting('jit') = 'on', pg_jit_available()")) {
             r.next();
             return new Jit(r.getBoolean(1), r.getBoolean(2));

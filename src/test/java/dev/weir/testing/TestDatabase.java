@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -39,7 +40,7 @@ public final class TestDatabase implements BeforeEachCallback {
     }
 
     /** A data source for the test database whose sessions open with the given connection properties. */
-    public static DataSource dataSource(java.util.Map<String, String> properties) {
+    public static DataSource dataSource(Map<String, String> properties) {
         dataSource();
         return postgres.getDatabase("postgres", "postgres", properties);
     }
