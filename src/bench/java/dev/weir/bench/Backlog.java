@@ -22,18 +22,32 @@ final class Backlog {
     /**
      * What one drain did. Jobs claimed in one transaction share {@code attempted_at} (with renewal, ADR 0013, one
      * transaction may claim for several queues), and the jobs of one outcome batch share {@code finalized_at}.
+     * {@code serverCpu} and {@code databaseCpu} are the CPU seconds the server's JVM and PostgreSQL used from the
+     * resume until the harness saw the backlog finished ({@link CpuUse}; NaN where unknown).
      */
-    record Drained(long jobs, double seconds, double jobsPerClaim, double jobsPerOutcomeBatch) {
+    record Drained(long jobs, double seconds, double jobsPerClaim, double jobsPerOutcomeBatch, double serverCpu,
+            double databaseCpu) {
 
         double rate() {
             return jobs / seconds;
+        }
+
+        /** CPU milliseconds per 1000 completed jobs, of the server and of the database. */
+        double serverCpuPer1000() {
+            return serverCpu * 1e6 / jobs;
+        }
+
+        double databaseCpuPer1000() {
+            return databaseCpu * 1e6 / jobs;
         }
 
         JsonObject json() {
             return Json.createObjectBuilder().add("jobs", jobs).add("seconds", seconds)
                     .add("jobsPerSecond", Report.json(rate()))
                     .add("jobsPerClaimingTransaction", jobsPerClaim)
-                    .add("jobsPerOutcomeBatch", jobsPerOutcomeBatch).build();
+                    .add("jobsPerOutcomeBatch", jobsPerOutcomeBatch)
+                    .add("serverCpuMsPer1000Jobs", Report.json(serverCpuPer1000()))
+                    .add("databaseCpuMsPer1000Jobs", Report.json(databaseCpuPer1000())).build();
         }
     }
 
@@ -44,10 +58,12 @@ final class Backlog {
 
     private final WeirApi api;
     private final BenchDb db;
+    private final CpuUse cpu;
 
-    Backlog(WeirApi api, BenchDb db) {
+    Backlog(WeirApi api, BenchDb db, CpuUse cpu) {
         this.api = api;
         this.db = db;
+        this.cpu = cpu;
     }
 
     /**
@@ -134,6 +150,7 @@ final class Backlog {
             api.submitBatch(body);
         }
         beforeResume.run();
+        CpuUse.Reading cpuBefore = cpu.read();
         for (String q : queues) {
             api.resume(q);
         }
@@ -153,6 +170,7 @@ final class Backlog {
         } else {
             awaitNoneOutstanding(queues, 300_000);
         }
+        CpuUse.Reading cpuAfter = cpu.read();
         List<Number> r = db.row("""
                 SELECT count(*),
                        extract(epoch FROM max(finalized_at) - min(attempted_at)),
@@ -165,7 +183,9 @@ final class Backlog {
             throw new IllegalStateException("submitted " + (long) perQueue * queues.size() + " jobs, " + done
                     + " completed");
         }
-        return new Drained(done, r.get(1).doubleValue(), r.get(2).doubleValue(), r.get(3).doubleValue());
+        return new Drained(done, r.get(1).doubleValue(), r.get(2).doubleValue(), r.get(3).doubleValue(),
+                CpuUse.seconds(cpuBefore.serverNanos(), cpuAfter.serverNanos()),
+                CpuUse.seconds(cpuBefore.databaseNanos(), cpuAfter.databaseNanos()));
     }
 
     /**

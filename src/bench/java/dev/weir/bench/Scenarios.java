@@ -182,8 +182,8 @@ final class Scenarios {
         for (int r = 0; r <= options.rounds(); r++) {
             Backlog.Drained a = hard.backlog().drain(List.of(DEFAULT), options.jobs());
             Backlog.Drained b = weighted.backlog().drain(List.of(DEFAULT), options.jobs());
-            log("weighted round %d: hard-reserved %.0f jobs/s, weighted %.0f jobs/s (%.1f jobs per claim)%s", r,
-                    a.rate(), b.rate(), b.jobsPerClaim(), r == 0 ? " (warm-up)" : "");
+            log("weighted round %d: hard-reserved %.0f jobs/s (%s), weighted %.0f jobs/s (%.1f jobs per claim; %s)%s",
+                    r, a.rate(), cpu(a), b.rate(), b.jobsPerClaim(), cpu(b), r == 0 ? " (warm-up)" : "");
             if (r > 0) {
                 h.add(a);
                 w.add(b);
@@ -212,8 +212,8 @@ final class Scenarios {
         for (int r = 0; r <= options.rounds(); r++) {
             Backlog.Drained a = t.backlog().drainFor(List.of(DEFAULT), options.jobs(), 30);
             Backlog.Drained b = t.backlog().drainFor(EIGHT, options.jobs(), 30);
-            log("weighted many queues round %d: one busy queue %.0f jobs/s, eight queues %.0f jobs/s%s", r, a.rate(),
-                    b.rate(), r == 0 ? " (warm-up)" : "");
+            log("weighted many queues round %d: one busy queue %.0f jobs/s (%s), eight queues %.0f jobs/s (%s)%s", r,
+                    a.rate(), cpu(a), b.rate(), cpu(b), r == 0 ? " (warm-up)" : "");
             if (r > 0) {
                 one.add(a);
                 eight.add(b);
@@ -241,8 +241,8 @@ final class Scenarios {
         for (int r = 0; r <= options.rounds(); r++) {
             Backlog.Drained a = t.backlog().drain(List.of(DEFAULT), options.jobs());
             Backlog.Drained b = t.backlog().drain(EIGHT, options.jobs());
-            log("%s round %d: one queue %.0f jobs/s, eight queues %.0f jobs/s%s", scenario, r,
-                    a.rate(), b.rate(), r == 0 ? " (warm-up)" : "");
+            log("%s round %d: one queue %.0f jobs/s (%s), eight queues %.0f jobs/s (%s)%s", scenario, r,
+                    a.rate(), cpu(a), b.rate(), cpu(b), r == 0 ? " (warm-up)" : "");
             if (r > 0) {
                 one.add(a);
                 eight.add(b);
@@ -821,6 +821,12 @@ final class Scenarios {
     private static double median(double[] sorted) {
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** The CPU a drain took per 1000 jobs, of the server and of the database, for a round's log line. */
+    private static String cpu(Backlog.Drained d) {
+        return String.format("CPU per 1000 jobs: server %.0f ms, database %.0f ms", d.serverCpuPer1000(),
+                d.databaseCpuPer1000());
     }
 
     private static JsonArrayBuilder json(List<Backlog.Drained> rounds) {
