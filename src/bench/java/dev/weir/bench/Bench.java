@@ -194,7 +194,8 @@ public final class Bench {
         System.out.printf("  ready in %.1f s; server JVM pid %d; log %s%n", (System.nanoTime() - t0) / 1e9,
                 server.serverPid(), server.log());
         WeirApi api = new WeirApi(server.baseUrl(), password);
-        return new Running(new Target(mode, server, api, db, new Backlog(api, db, new CpuUse(server.serverPid()))), server, db);
+        Backlog backlog = new Backlog(api, db, new CpuUse(server.serverPid(), pg.host()));
+        return new Running(new Target(mode, server, api, db, backlog), server, db);
     }
 
     private static String queueKey(String queue, String key) {

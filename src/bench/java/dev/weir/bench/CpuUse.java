@@ -6,9 +6,9 @@ import java.util.Optional;
 /**
  * Where a drain's processor time went: the CPU time the server's JVM and the machine's PostgreSQL processes used
  * between two readings, as the operating system counts it ({@link ProcessHandle.Info#totalCpuDuration()}). The
- * benchmark runs beside the database it measures, so "the database" is every process named {@code postgres} on
- * this machine; a reading that cannot see a process (another machine's database, a platform that does not tell)
- * gives no figure for it rather than a wrong one.
+ * database is counted only when the harness reaches it on this machine (a loopback address or {@code localhost}),
+ * and then it is every process named {@code postgres} here; a database elsewhere, or a platform that does not tell a
+ * process's CPU time, gives no figure rather than a wrong one.
  *
  * <p>Backends that end between the two readings take their time with them; the server keeps its pooled connections
  * for the whole run, so that loses only the harness's own short sessions.
@@ -20,14 +20,20 @@ final class CpuUse {
     }
 
     private final long serverPid;
+    private final boolean databaseHere;
 
-    CpuUse(long serverPid) {
+    CpuUse(long serverPid, String databaseHost) {
         this.serverPid = serverPid;
+        this.databaseHere = databaseHost.equals("localhost") || databaseHost.startsWith("127.")
+                || databaseHost.equals("::1");
     }
 
     Reading read() {
         long server = ProcessHandle.of(serverPid).flatMap(p -> p.info().totalCpuDuration())
                 .map(Duration::toNanos).orElse(-1L);
+        if (!databaseHere) {
+            return new Reading(server, -1);
+        }
         long[] database = {0, 0};
         ProcessHandle.allProcesses().forEach(p -> {
             ProcessHandle.Info info = p.info();
