@@ -191,10 +191,11 @@ public final class Bench {
             db.close();
             throw e;
         }
-        System.out.printf("  ready in %.1f s; server JVM pid %d; log %s%n", (System.nanoTime() - t0) / 1e9,
-                server.serverPid(), server.log());
+        long pid = server.serverPid();
+        System.out.printf("  ready in %.1f s; server JVM pid %d; log %s%n", (System.nanoTime() - t0) / 1e9, pid,
+                server.log());
         WeirApi api = new WeirApi(server.baseUrl(), password);
-        Backlog backlog = new Backlog(api, db, new CpuUse(server.serverPid(), pg.host()));
+        Backlog backlog = new Backlog(api, db, new CpuUse(pid, pg.host()));
         return new Running(new Target(mode, server, api, db, backlog), server, db);
     }
 

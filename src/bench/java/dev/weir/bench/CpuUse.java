@@ -1,6 +1,7 @@
 package dev.weir.bench;
 
 import java.time.Duration;
+import java.util.LongSummaryStatistics;
 import java.util.Optional;
 
 /**
@@ -34,18 +35,13 @@ final class CpuUse {
         if (!databaseHere) {
             return new Reading(server, -1);
         }
-        long[] database = {0, 0};
-        ProcessHandle.allProcesses().forEach(p -> {
-            ProcessHandle.Info info = p.info();
-            if (isPostgres(info.command())) {
-                Optional<Duration> cpu = info.totalCpuDuration();
-                if (cpu.isPresent()) {
-                    database[0] += cpu.get().toNanos();
-                    database[1]++;
-                }
-            }
-        });
-        return new Reading(server, database[1] == 0 ? -1 : database[0]);
+        LongSummaryStatistics database = ProcessHandle.allProcesses()
+                .map(ProcessHandle::info)
+                .filter(info -> isPostgres(info.command()))
+                .flatMap(info -> info.totalCpuDuration().stream())
+                .mapToLong(Duration::toNanos)
+                .summaryStatistics();
+        return new Reading(server, database.getCount() == 0 ? -1 : database.getSum());
     }
 
     private static boolean isPostgres(Optional<String> command) {
