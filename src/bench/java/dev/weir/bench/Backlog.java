@@ -59,11 +59,14 @@ final class Backlog {
     private final WeirApi api;
     private final BenchDb db;
     private final CpuUse cpu;
+    /** Each drain analyses the table once its backlog is in ({@code --analyze}). */
+    private final boolean analyze;
 
-    Backlog(WeirApi api, BenchDb db, CpuUse cpu) {
+    Backlog(WeirApi api, BenchDb db, CpuUse cpu, boolean analyze) {
         this.api = api;
         this.db = db;
         this.cpu = cpu;
+        this.analyze = analyze;
     }
 
     /**
@@ -150,6 +153,9 @@ final class Backlog {
             api.submitBatch(body);
         }
         beforeResume.run();
+        if (analyze && history == 0) {
+            db.execute("ANALYZE weir.jobs");
+        }
         CpuUse.Reading cpuBefore = cpu.read();
         for (String q : queues) {
             api.resume(q);

@@ -48,6 +48,7 @@ public final class Bench {
                 .add("started", Instant.now().toString())
                 .add("scenarios", String.join(" ", options.scenarios()))
                 .add("jobs", options.jobs()).add("workers", options.workers()).add("rounds", options.rounds())
+                .add("analyze", options.analyze())
                 .add("cores", Runtime.getRuntime().availableProcessors())
                 .add("java", System.getProperty("java.version"))
                 .add("loadAverageAtStart", LoadAverage.now());
@@ -195,7 +196,7 @@ public final class Bench {
         System.out.printf("  ready in %.1f s; server JVM pid %d; log %s%n", (System.nanoTime() - t0) / 1e9, pid,
                 server.log());
         WeirApi api = new WeirApi(server.baseUrl(), password);
-        Backlog backlog = new Backlog(api, db, new CpuUse(pid, pg.host()));
+        Backlog backlog = new Backlog(api, db, new CpuUse(pid, pg.host()), options.analyze());
         return new Running(new Target(mode, server, api, db, backlog), server, db);
     }
 

@@ -14,10 +14,11 @@ import java.util.Set;
  *     scenarios submit is refused (a bounded queue keeps one slot row per unit of its bound)
  * @param ceiling the PostgreSQL ceiling script, or null to run without it (no ratios to the ceiling then)
  * @param java the {@code java} that starts the server (the harness's own); {@code jcmd} is beside it
+ * @param analyze each drain analyses {@code weir.jobs} once its backlog is in ({@code --analyze})
  */
 record Options(List<String> scenarios, Path ceiling, int ceilingClients, int ceilingSeconds, int jobs, int workers,
         int rounds, int warmUpSeconds, int samples, int enqueueSeconds, int heapJobs, long maxPending, int port,
-        String database, Path jar, Path out, String java) {
+        String database, Path jar, Path out, String java, boolean analyze) {
 
     /** Every scenario, in the order a full run takes them: the hard-reserved server's, then the weighted one's. */
     static final List<String> ALL = List.of("drain", "latency", "enqueue", "queues", "admission", "cost", "heap",
@@ -45,6 +46,9 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
                                     or weir_harness)
               --out=FILE            the JSON results (target/bench/results.json)
               --jar=FILE            the runnable jar to measure (target/weir-server.jar), e.g. another build
+              --analyze             every drain analyses weir.jobs once its backlog is in, as autovacuum would
+                                    after so many inserts (off: the table has no column statistics, as on a
+                                    database whose autovacuum is off)
             PostgreSQL is reached through PGHOST, PGPORT, PGUSER, PGPASSWORD (default 127.0.0.1:5432, postgres).
             """;
 
@@ -65,6 +69,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
         String database = dbEnv == null || dbEnv.isBlank() ? "weir_harness" : dbEnv;
         Path out = Path.of("target/bench/results.json");
         Path jar = Path.of("target/weir-server.jar");
+        boolean analyze = false;
         Set<String> scenarios = new LinkedHashSet<>();
         for (String arg : args) {
             String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
@@ -94,6 +99,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
                 case "--database" -> database = value;
                 case "--out" -> out = Path.of(value);
                 case "--jar" -> jar = Path.of(value);
+                case "--analyze" -> analyze = true;
                 case "-h", "--help" -> throw new IllegalArgumentException("");
                 default -> {
                     if (!ALL.contains(arg)) {
@@ -116,7 +122,8 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         return new Options(List.copyOf(ordered), ceiling, ceilingClients, ceilingSeconds, jobs, workers, rounds,
-                warmUpSeconds, samples, enqueueSeconds, heapJobs, Math.max(4L * jobs, 100_000L), port, database, jar, out, java);
+                warmUpSeconds, samples, enqueueSeconds, heapJobs, Math.max(4L * jobs, 100_000L), port, database, jar, out, java,
+                analyze);
     }
 
     private static int positive(String key, String value) {

@@ -8,6 +8,7 @@ import dev.weir.config.QueueSettings;
 import dev.weir.diagnostics.DiagnosticHandlers;
 import dev.weir.metrics.MicroProfileMetrics;
 import dev.weir.store.AdmissionSlots;
+import dev.weir.store.GenericPlanCheck;
 import dev.weir.store.JitCheck;
 import dev.weir.store.LocalTransactor;
 import dev.weir.store.Migrator;
@@ -102,7 +103,7 @@ public class WeirRuntime {
             throw new IllegalStateException("Weir: cannot bring the database schema up to date: " + e.getMessage(), e);
         }
         reconcileAdmissionSlots(settings);
-        checkJit();
+        checkSessionSettings();
         List<JobHandler<?>> all = new ArrayList<>();
         handlers.forEach(all::add);
         if (settings.diagnostics()) {
@@ -141,8 +142,11 @@ public class WeirRuntime {
         }
     }
 
-    /** Says which of Weir's data sources let PostgreSQL JIT-compile their statements (ADR 0033). */
-    private void checkJit() {
+    /**
+     * Says which of Weir's data sources let PostgreSQL JIT-compile their statements (ADR 0033), and whether the
+     * engine's sessions keep generic plans (ADR 0034).
+     */
+    private void checkSessionSettings() {
         Map<String, DataSource> sources = new LinkedHashMap<>();
         sources.put("jdbc/weir", applicationDataSource);
         sources.put("jdbc/weir-engine", engineDataSource);
@@ -155,6 +159,11 @@ public class WeirRuntime {
                 LOG.log(Level.FINE, "Weir: cannot read the jit setting of " + name, e);
             }
         });
+        try {
+            GenericPlanCheck.advice("jdbc/weir-engine", GenericPlanCheck.of(engineDataSource)).ifPresent(LOG::warning);
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "Weir: cannot read the plan_cache_mode setting of jdbc/weir-engine", e);
+        }
     }
 
     @PreDestroy

@@ -64,8 +64,10 @@ class RunnableJarIT {
     @Test
     void sessionOptionsComeFromWeirDbOptionsAndJitOnIsNamedAtStartUp() throws Exception {
         // The packaged default is "-c jit=off" (DataSourcesIT); an operator's own options replace it on every data
-        // source, and start-up names each data source that now runs with jit on (ADR 0033).
-        try (ServerProcess s = ServerProcess.start(9400, Map.of("WEIR_DB_OPTIONS", "-c jit=on"))) {
+        // source, and start-up names each data source that now runs with jit on (ADR 0033). They come after the
+        // engine's own plan_cache_mode, so they can change that too, and start-up says so (ADR 0034).
+        try (ServerProcess s = ServerProcess.start(9400,
+                Map.of("WEIR_DB_OPTIONS", "-c jit=on -c plan_cache_mode=auto"))) {
             await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
                     .until(() -> s.status("/health/ready") == 200);
             await().atMost(Duration.ofSeconds(10)).until(() -> s.log().contains("Weir: ready in"));
@@ -73,6 +75,7 @@ class RunnableJarIT {
                 assertTrue(s.log().contains("data source " + source + " runs with PostgreSQL's jit on"),
                         source + " was not named:\n" + s.log());
             }
+            assertTrue(s.log().contains("data source jdbc/weir-engine runs with plan_cache_mode = auto"), s.log());
         }
     }
 

@@ -1,0 +1,45 @@
+package dev.weir.store;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Whether the engine's sessions keep one generic plan per prepared statement (ADR 0034). The engine runs a few
+ * statements thousands of times a second, the turn above all, whose planning costs as much as its execution. Left to
+ * its default choice ({@code plan_cache_mode = auto}), PostgreSQL planned the turn afresh at every execution once it
+ * claimed for several queues, which cost a third of the drain. The engine's data source therefore opens its sessions
+ * with {@code plan_cache_mode} set to {@code force_generic_plan}; this check says so at start-up when it was
+ * configured without it.
+ */
+public final class GenericPlanCheck {
+
+    /** The setting the engine's sessions are meant to run with. */
+    public static final String WANTED = "force_generic_plan";
+
+    private GenericPlanCheck() {
+    }
+
+    /** Reads {@code plan_cache_mode} on one of the data source's connections. */
+    public static String of(DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT current_setting('plan_cache_mode')")) {
+            r.next();
+            return r.getString(1);
+        }
+    }
+
+    /** The warning for the engine's data source {@code name}, if its sessions plan with {@code mode}. */
+    public static Optional<String> advice(String name, String mode) {
+        if (WANTED.equals(mode)) {
+            return Optional.empty();
+        }
+        return Optional.of("Weir: data source " + name + " runs with plan_cache_mode = " + mode + ", so PostgreSQL may "
+                + "plan the engine's statements at every execution, which made drains over several queues about a "
+                + "third slower; remove plan_cache_mode from WEIR_DB_OPTIONS or, in a server.xml of your own, start "
+                + "the options of its properties.postgresql with \"-c plan_cache_mode=" + WANTED + "\" (ADR 0034)");
+    }
+}

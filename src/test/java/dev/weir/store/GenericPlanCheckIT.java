@@ -1,0 +1,34 @@
+package dev.weir.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.testing.TestDatabase;
+import java.sql.SQLException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class GenericPlanCheckIT {
+
+    @Test
+    void aSessionOpenedWithoutOptionsLeavesThePlanChoiceToPostgresql() throws SQLException {
+        String mode = GenericPlanCheck.of(TestDatabase.dataSource());
+        assertEquals("auto", mode);
+        String warning = GenericPlanCheck.advice("jdbc/weir-engine", mode).orElseThrow();
+        assertTrue(warning.contains("data source jdbc/weir-engine runs with plan_cache_mode = auto"), warning);
+        assertTrue(warning.contains("\"-c plan_cache_mode=force_generic_plan\""), warning);
+    }
+
+    @Test
+    void theEnginesOptionsKeepGenericPlansAndAnOperatorsLaterOptionWins() throws SQLException {
+        // The engine's data source puts its setting before WEIR_DB_OPTIONS; PostgreSQL applies the options in order.
+        String engine = GenericPlanCheck.of(TestDatabase.dataSource(
+                Map.of("options", "-c plan_cache_mode=force_generic_plan -c jit=off")));
+        assertEquals("force_generic_plan", engine);
+        assertTrue(GenericPlanCheck.advice("jdbc/weir-engine", engine).isEmpty());
+        String overridden = GenericPlanCheck.of(TestDatabase.dataSource(
+                Map.of("options", "-c plan_cache_mode=force_generic_plan -c jit=off -c plan_cache_mode=force_custom_plan")));
+        assertEquals("force_custom_plan", overridden);
+        assertTrue(GenericPlanCheck.advice("jdbc/weir-engine", overridden).isPresent());
+    }
+}
