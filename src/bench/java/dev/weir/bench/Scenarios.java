@@ -825,8 +825,13 @@ final class Scenarios {
 
     /** The CPU a drain took per 1000 jobs, of the server and of the database, for a round's log line. */
     private static String cpu(Backlog.Drained d) {
-        return String.format("CPU per 1000 jobs: server %.0f ms, database %.0f ms", d.serverCpuPer1000(),
-                d.databaseCpuPer1000());
+        return "CPU per 1000 jobs: server " + millis(d.serverCpuPer1000()) + ", database "
+                + millis(d.databaseCpuPer1000());
+    }
+
+    /** Milliseconds, or what a NaN means here: the harness cannot see that process's CPU (a remote database). */
+    private static String millis(double ms) {
+        return Double.isNaN(ms) ? "not measured" : String.format("%.0f ms", ms);
     }
 
     private static JsonArrayBuilder json(List<Backlog.Drained> rounds) {

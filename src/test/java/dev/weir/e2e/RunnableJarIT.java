@@ -62,7 +62,7 @@ class RunnableJarIT {
     }
 
     @Test
-    void sessionOptionsComeFromWeirDbOptionsAndJitOnIsNamedAtStartUp() throws Exception {
+    void sessionOptionsComeFromWeirDbOptionsAndStartUpNamesWhatTheyChange() throws Exception {
         // The packaged default is "-c jit=off" (DataSourcesIT); an operator's own options replace it on every data
         // source, and start-up names each data source that now runs with jit on (ADR 0033). They come after the
         // engine's own plan_cache_mode, so they can change that too, and start-up says so (ADR 0034).
