@@ -8,7 +8,8 @@ package dev.weir.dispatch;
  * <p><b>Filling.</b> A lane's turn has a fixed cost, whatever its size, of about what 8 to 17 of its jobs cost, so
  * lanes are filled one after another, each to {@code fill} attempts, and a second lane opens only when the first is
  * full: up to {@code fill} attempts in flight, everything goes through one lane, with the batches one lane had before
- * lanes existed. What is left when every lane is full goes, one attempt at a time, to the least loaded lane.
+ * lanes existed. A claim the first lane has no room for goes whole to another lane that has, so that its queue stays
+ * on one lane. What is left when every lane is full goes, one attempt at a time, to the least loaded lane.
  *
  * <p><b>Parts.</b> Two lanes renewing the same queue at once would meet on the same jobs: the second statement skips,
  * one by one, the rows the first has locked, or, after the first has committed, reads their dead versions. So while
@@ -34,16 +35,28 @@ final class Lanes {
     }
 
     /**
-     * How many of {@code n} new attempts each lane takes, given the lanes' {@code loads}: each lane in order up to
-     * {@code fill}, then the rest one by one to the least loaded lane (the first of equals).
+     * How many of {@code n} new attempts of one queue each lane takes, given the lanes' {@code loads} and which lanes
+     * are {@code carrying} attempts of that queue: the whole claim to one lane when one has room for it (a lane
+     * that carries the queue first, then the first in order), or else each lane in order up to {@code fill}, then
+     * the rest one by one to the least loaded lane (the first of equals).
+     *
+     * <p>A claim kept whole keeps its queue on one lane, which then claims from the whole of it: a queue split over
+     * two lanes is claimed in two parts, each at the rate of its lane's share of the queue's attempts, so with
+     * unequal shares one part runs ahead of the other. It never opens a lane that filling in order would not.
      *
      * @return one count per lane, summing to {@code n}
      */
-    static int[] split(int n, int[] loads, int fill) {
-        if (n < 0 || fill < 1 || loads.length == 0) {
-            throw new IllegalArgumentException("n " + n + ", fill " + fill + ", " + loads.length + " lanes");
+    static int[] split(int n, int[] loads, boolean[] carrying, int fill) {
+        if (n < 0 || fill < 1 || loads.length == 0 || carrying.length != loads.length) {
+            throw new IllegalArgumentException("n " + n + ", fill " + fill + ", " + loads.length + " lanes, "
+                    + carrying.length + " carrying flags");
         }
         int[] share = new int[loads.length];
+        int whole = wholeFit(n, loads, carrying, fill);
+        if (whole >= 0) {
+            share[whole] = n;
+            return share;
+        }
         int left = n;
         for (int i = 0; i < loads.length && left > 0; i++) {
             int room = Math.max(0, fill - loads[i]);
@@ -61,6 +74,22 @@ final class Lanes {
             left--;
         }
         return share;
+    }
+
+    /** The lane that takes a claim of {@code n} whole, or -1 when no lane has room for it. */
+    private static int wholeFit(int n, int[] loads, boolean[] carrying, int fill) {
+        int first = -1;
+        for (int i = 0; i < loads.length; i++) {
+            if (n > 0 && fill - loads[i] >= n) {
+                if (carrying[i]) {
+                    return i;
+                }
+                if (first < 0) {
+                    first = i;
+                }
+            }
+        }
+        return first;
     }
 
     /**
