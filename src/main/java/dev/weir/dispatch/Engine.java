@@ -210,37 +210,19 @@ public final class Engine {
     }
 
     /**
-     * Gives a dispatcher's newly claimed attempts (all of its queue) to the lanes: whole to one lane that has room
-     * for them, or filling the lanes in order ({@link Lanes#split}); one dispatcher at a time, so that two claims do
-     * not both fill the same room.
+     * Gives a dispatcher's newly claimed attempts (never empty, all of its one queue; a completer's turn adopts its
+     * own) to the lanes: whole to one lane that has room for them, or filling the lanes in order
+     * ({@link Lanes#split}); one dispatcher at a time, so that two claims do not both fill the same room.
      */
     private void assign(List<Attempt> attempts) {
         synchronized (lanes) {
-            // A claim holds one queue's jobs; runs of one queue are placed one after the other all the same.
+            int[] share = Lanes.split(attempts.size(), laneLoads(), carrying(attempts.get(0).queue()), LANE_FILL);
             int from = 0;
-            while (from < attempts.size()) {
-                String queue = attempts.get(from).queue();
-                int to = from + 1;
-                while (to < attempts.size() && attempts.get(to).queue().equals(queue)) {
-                    to++;
+            for (int i = 0; i < share.length; i++) {
+                if (share[i] > 0) {
+                    lanes.get(i).adopt(attempts.subList(from, from + share[i]));
+                    from += share[i];
                 }
-                assign(attempts.subList(from, to), queue);
-                from = to;
-            }
-        }
-    }
-
-    private void assign(List<Attempt> attempts, String queue) {
-        boolean[] carrying = new boolean[lanes.size()];
-        for (int i = 0; i < carrying.length; i++) {
-            carrying[i] = lanes.get(i).carrying(queue);
-        }
-        int[] share = Lanes.split(attempts.size(), laneLoads(), carrying, LANE_FILL);
-        int from = 0;
-        for (int i = 0; i < share.length; i++) {
-            if (share[i] > 0) {
-                lanes.get(i).adopt(attempts.subList(from, from + share[i]));
-                from += share[i];
             }
         }
     }
@@ -250,11 +232,16 @@ public final class Engine {
      * attempts of that queue: a lane that alone carries a queue claims all of it, whatever the other lanes carry.
      */
     private Lanes.Part part(int lane, String queue) {
+        return Lanes.part(lane, carrying(queue));
+    }
+
+    /** Which lanes carry attempts of {@code queue} now. */
+    private boolean[] carrying(String queue) {
         boolean[] carrying = new boolean[lanes.size()];
         for (int i = 0; i < carrying.length; i++) {
             carrying[i] = lanes.get(i).carrying(queue);
         }
-        return Lanes.part(lane, carrying);
+        return carrying;
     }
 
     /** Each lane's load now: the attempts it carries whose outcome it has not been handed yet. */

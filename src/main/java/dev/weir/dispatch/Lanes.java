@@ -8,8 +8,9 @@ package dev.weir.dispatch;
  * <p><b>Filling.</b> A lane's turn has a fixed cost, whatever its size, of about what 8 to 17 of its jobs cost, so
  * lanes are filled one after another, each to {@code fill} attempts, and a second lane opens only when the first is
  * full: up to {@code fill} attempts in flight, everything goes through one lane, with the batches one lane had before
- * lanes existed. A claim the first lane has no room for goes whole to another lane that has, so that its queue stays
- * on one lane. What is left when every lane is full goes, one attempt at a time, to the least loaded lane.
+ * lanes existed. A claim goes whole to a lane that has room for it, one that already carries its queue first, so
+ * that its queue stays on one lane. What is left when every lane is full goes, one attempt at a time, to the least
+ * loaded lane.
  *
  * <p><b>Parts.</b> Two lanes renewing the same queue at once would meet on the same jobs: the second statement skips,
  * one by one, the rows the first has locked, or, after the first has committed, reads their dead versions. So while
@@ -78,9 +79,12 @@ final class Lanes {
 
     /** The lane that takes a claim of {@code n} whole, or -1 when no lane has room for it. */
     private static int wholeFit(int n, int[] loads, boolean[] carrying, int fill) {
+        if (n == 0) {
+            return -1;
+        }
         int first = -1;
         for (int i = 0; i < loads.length; i++) {
-            if (n > 0 && fill - loads[i] >= n) {
+            if (fill - loads[i] >= n) {
                 if (carrying[i]) {
                     return i;
                 }
