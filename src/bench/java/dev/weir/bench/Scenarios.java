@@ -776,8 +776,12 @@ final class Scenarios {
                 again = again(cell, cellSeconds);
                 weir = round.rate(r);
             }
-            log("%s, round %d: %.0f jobs/s; %s run again beside it: %.0f jobs/s; ratio %.2f", what, r, weir, cell,
-                    again, weir / again);
+            if (Double.isNaN(again)) {
+                log("%s, round %d: %.0f jobs/s (no ceiling to run beside it)", what, r, weir);
+            } else {
+                log("%s, round %d: %.0f jobs/s; %s run again beside it: %.0f jobs/s; ratio %.2f", what, r, weir, cell,
+                        again, weir / again);
+            }
             pairs.add(new Pair(weir, again));
         }
         return pairs;

@@ -48,10 +48,13 @@ public class DefaultJobSubmitter implements JobSubmitter {
      */
     static final int GROUPS_IN_FLIGHT = 2;
 
+    /** Jobs that must be waiting before a second group starts beside a running one (ADR 0030). */
+    static final int PARALLEL_JOBS = 64;
+
     private final ArgsCodec codec = new JsonbArgsCodec();
 
     private final GroupCommit<List<NewJob>, Answer> groups = new GroupCommit<>(GROUPS_IN_FLIGHT,
-            Submissions.MAX_BATCH, List::size, this::runGroup);
+            Submissions.MAX_BATCH, PARALLEL_JOBS, List::size, this::runGroup);
 
     @Inject
     WeirConfiguration configuration;

@@ -19,6 +19,10 @@ import java.util.function.ToIntFunction;
  * to {@code maxWeight} in all, at least one), runs them with the {@link Runner} and hands each caller its answer. A
  * caller alone runs a group of one at once: nothing waits for company.
  *
+ * <p>A group starts beside a running one only once at least {@code parallelWeight} is waiting. Lighter work waits for
+ * the running group to end and joins the next one, where it shares a commit with what came in meanwhile, instead of
+ * leading a small group of its own whose transaction costs about as much as a full one.
+ *
  * <p>While a group runs, the next one is held back a little ({@link #staggerNanos}): until the latest group has run
  * for a {@code maxGroups}-th of a typical group's time, and the latest to end ended half that long ago, at most
  * {@link #MAX_STAGGER_NANOS}. Callers that submit again as soon as they are answered come back in a burst when their
@@ -88,11 +92,14 @@ public final class GroupCommit<R, A> {
 
     private final int maxGroups;
     private final int maxWeight;
+    private final int parallelWeight;
     private final ToIntFunction<R> weight;
     private final Runner<R, A> runner;
     private final LongSupplier nanoClock;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Slot<R, A>> waiting = new ArrayDeque<>();
+    /** The weight of the {@link #waiting} requests. Guarded by {@link #lock}. */
+    private long waitingWeight;
     private final AtomicLong groups = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
     /** Groups running now. Guarded by {@link #lock}, as are the three fields below. */
@@ -109,17 +116,28 @@ public final class GroupCommit<R, A> {
      * @param weight a request's weight (a submission's jobs, say)
      */
     public GroupCommit(int maxGroups, int maxWeight, ToIntFunction<R> weight, Runner<R, A> runner) {
-        this(maxGroups, maxWeight, weight, runner, System::nanoTime);
+        this(maxGroups, maxWeight, 1, weight, runner, System::nanoTime);
+    }
+
+    /**
+     * The same, with a group starting beside a running one only once at least {@code parallelWeight} is waiting:
+     * lighter work waits for the running group to end and joins the next one.
+     */
+    public GroupCommit(int maxGroups, int maxWeight, int parallelWeight, ToIntFunction<R> weight,
+            Runner<R, A> runner) {
+        this(maxGroups, maxWeight, parallelWeight, weight, runner, System::nanoTime);
     }
 
     /** The same, timed by {@code nanoClock} (for tests). */
-    GroupCommit(int maxGroups, int maxWeight, ToIntFunction<R> weight, Runner<R, A> runner, LongSupplier nanoClock) {
-        if (maxGroups < 1 || maxWeight < 1) {
-            throw new IllegalArgumentException("maxGroups and maxWeight must be at least 1, were " + maxGroups + " and "
-                    + maxWeight);
+    GroupCommit(int maxGroups, int maxWeight, int parallelWeight, ToIntFunction<R> weight, Runner<R, A> runner,
+            LongSupplier nanoClock) {
+        if (maxGroups < 1 || maxWeight < 1 || parallelWeight < 1) {
+            throw new IllegalArgumentException("maxGroups, maxWeight and parallelWeight must be at least 1, were "
+                    + maxGroups + ", " + maxWeight + " and " + parallelWeight);
         }
         this.maxGroups = maxGroups;
         this.maxWeight = maxWeight;
+        this.parallelWeight = parallelWeight;
         this.weight = Objects.requireNonNull(weight);
         this.runner = Objects.requireNonNull(runner);
         this.nanoClock = Objects.requireNonNull(nanoClock);
@@ -132,9 +150,11 @@ public final class GroupCommit<R, A> {
         lock.lock();
         try {
             waiting.addLast(slot);
+            waitingWeight += slot.weight;
             while (!slot.done) {
                 try {
-                    if (running < maxGroups && !waiting.isEmpty()) {
+                    if (running < maxGroups && !waiting.isEmpty()
+                            && (running == 0 || waitingWeight >= parallelWeight)) {
                         long early = staggerNanos();
                         if (early <= 0) {
                             lead();
@@ -209,6 +229,7 @@ public final class GroupCommit<R, A> {
         int taken = 0;
         while (!waiting.isEmpty() && (group.isEmpty() || taken + waiting.peekFirst().weight <= maxWeight)) {
             Slot<R, A> s = waiting.pollFirst();
+            waitingWeight -= s.weight;
             taken += s.weight;
             group.add(s);
         }

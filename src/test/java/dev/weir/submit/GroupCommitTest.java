@@ -198,9 +198,51 @@ class GroupCommitTest {
     }
 
     @Test
+    void lightWorkWaitsForTheRunningGroupAndASecondGroupStartsBesideItOnlyOnceEnoughIsWaiting() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 3, r -> 1, upperCase(gate));
+        CompletableFuture<String> first = call(groups, "a");
+        waitUntil(() -> runs.size() == 1);
+        List<CompletableFuture<String>> later = new ArrayList<>();
+        for (String r : List.of("b", "c")) {
+            later.add(call(groups, r));
+            int queued = later.size();
+            waitUntil(() -> groups.waiting() == queued);
+        }
+        Thread.sleep(50);
+        assertEquals(1, runs.size(), "a second place is free, but two waiting requests weigh less than three");
+        later.add(call(groups, "d"));
+        waitUntil(() -> runs.size() == 2);
+        assertEquals(List.of("b", "c", "d"), runs.get(1), "the third request makes the weight: a second group starts");
+        assertTrue(!first.isDone(), "beside the first group, still running");
+        gate.countDown();
+        assertEquals("A", first.get(10, TimeUnit.SECONDS));
+        List<String> answers = new ArrayList<>();
+        for (CompletableFuture<String> f : later) {
+            answers.add(f.get(10, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("B", "C", "D"), answers);
+    }
+
+    @Test
+    void lightWorkThatWaitedLeadsTheNextGroupOnceTheRunningOneEnds() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 3, r -> 1, upperCase(gate));
+        CompletableFuture<String> first = call(groups, "a");
+        waitUntil(() -> runs.size() == 1);
+        CompletableFuture<String> second = call(groups, "b");
+        waitUntil(() -> groups.waiting() == 1);
+        gate.countDown();
+        assertEquals("A", first.get(10, TimeUnit.SECONDS));
+        assertEquals("B", second.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of(List.of("a"), List.of("b")), runs);
+    }
+
+    @Test
     void refusesNonsenseLimits() {
         assertThrows(IllegalArgumentException.class, () -> new GroupCommit<String, String>(0, 1, r -> 1, g -> g));
         assertThrows(IllegalArgumentException.class, () -> new GroupCommit<String, String>(1, 0, r -> 1, g -> g));
+        assertThrows(IllegalArgumentException.class, () -> new GroupCommit<String, String>(1, 1, 0, r -> 1, g -> g));
     }
 
     /**
@@ -232,7 +274,7 @@ class GroupCommitTest {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
         AtomicInteger clockReads = new AtomicInteger();
         CountDownLatch gate = new CountDownLatch(1);
-        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, r -> 1, timed(clock, slowNanos, gate), () -> {
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 1, r -> 1, timed(clock, slowNanos, gate), () -> {
             clockReads.incrementAndGet();
             return clock.get();
         });
