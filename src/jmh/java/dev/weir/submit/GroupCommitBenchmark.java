@@ -19,16 +19,17 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Group commit's own cost (ADR 0030): what {@link GroupCommit#run} adds to a submission made outside a transaction.
- * As in the server, at most {@value DefaultJobSubmitter#GROUPS_IN_FLIGHT} groups run at once and a group takes at
- * most 1000 requests of weight 1; 16 callers are the enqueue benchmark's threads. The requests per group of a run
+ * As in the server, at most {@value DefaultJobSubmitter#GROUPS_IN_FLIGHT} groups run at once, a second only once
+ * {@value DefaultJobSubmitter#PARALLEL_JOBS} requests wait, and a group takes at most 1000 requests of weight 1; 16
+ * callers are the enqueue benchmark's threads. The requests per group of a run
  * are printed at its end.
  *
  * <ul>
  * <li>{@code alone} and {@code sixteen}: a runner that answers at once, so what is measured is the lock, the
- * hand-over and the wake-ups. A group runs for so short a time that a caller almost always finds fewer than two
- * running and leads a group of its own.</li>
+ * hand-over and the wake-ups. A group runs for so short a time that a caller almost always finds none running and
+ * leads a group of its own.</li>
  * <li>{@code sixteenCommitting}: a runner that waits {@value #COMMIT_MICROS} µs, without using a core, as a group
- * waits for its statement and commit. Callers now pile up behind the two running groups and are taken together, so
+ * waits for its statement and commit. Callers now pile up behind the running groups and are taken together, so
  * this shows how many requests a group gathers and how close the callers get to the bound that two groups in flight
  * set, in operations per second of all 16 threads together.</li>
  * </ul>
@@ -49,13 +50,15 @@ public class GroupCommitBenchmark {
 
     @Setup(Level.Trial)
     public void create() {
+        int inFlight = DefaultJobSubmitter.GROUPS_IN_FLIGHT;
+        int parallel = DefaultJobSubmitter.PARALLEL_JOBS;
         GroupCommit.Runner<Integer, Integer> answerAtOnce = List::copyOf;
-        groups = new GroupCommit<>(DefaultJobSubmitter.GROUPS_IN_FLIGHT, 1000, r -> 1, answerAtOnce);
+        groups = new GroupCommit<>(inFlight, 1000, parallel, r -> 1, answerAtOnce);
         GroupCommit.Runner<Integer, Integer> waitThenAnswer = group -> {
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(COMMIT_MICROS));
             return List.copyOf(group);
         };
-        committing = new GroupCommit<>(DefaultJobSubmitter.GROUPS_IN_FLIGHT, 1000, r -> 1, waitThenAnswer);
+        committing = new GroupCommit<>(inFlight, 1000, parallel, r -> 1, waitThenAnswer);
     }
 
     @TearDown(Level.Trial)

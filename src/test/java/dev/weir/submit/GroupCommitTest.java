@@ -209,7 +209,7 @@ class GroupCommitTest {
             int queued = later.size();
             waitUntil(() -> groups.waiting() == queued);
         }
-        Thread.sleep(50);
+        // A caller decides under the lock as it queues: had "b" or "c" led, it would have left the queue at once.
         assertEquals(1, runs.size(), "a second place is free, but two waiting requests weigh less than three");
         later.add(call(groups, "d"));
         waitUntil(() -> runs.size() == 2);
