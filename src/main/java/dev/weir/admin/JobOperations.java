@@ -9,6 +9,7 @@ import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.JobView;
 import dev.weir.store.JtaTransactor;
+import dev.weir.store.SlotCursor;
 import dev.weir.store.Sql;
 import dev.weir.submit.AdmissionControl;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -135,8 +136,8 @@ public class JobOperations {
                     if (job.uniqueClash() || full.contains(job.queue())) {
                         continue;
                     }
-                    Integer bound = admission.bounds().get(job.queue());
-                    if (bound != null && !AdmissionSlots.take(sql, job.queue(), job.id(), bound).admitted()) {
+                    SlotCursor cursor = admission.cursors().get(job.queue());
+                    if (cursor != null && !AdmissionSlots.take(sql, job.queue(), job.id(), cursor).admitted()) {
                         full.add(job.queue());
                         continue;
                     }
@@ -165,11 +166,11 @@ public class JobOperations {
 
     /** A terminal job of a bounded queue becomes outstanding again: it needs a slot, or the retry is refused (429). */
     private void admit(Sql sql, JobStore.Locked job) {
-        Integer bound = admission.bounds().get(job.queue());
-        if (bound == null) {
+        SlotCursor cursor = admission.cursors().get(job.queue());
+        if (cursor == null) {
             return;
         }
-        AdmissionSlots.Result r = AdmissionSlots.take(sql, job.queue(), job.id(), bound);
+        AdmissionSlots.Result r = AdmissionSlots.take(sql, job.queue(), job.id(), cursor);
         if (!r.admitted()) {
             throw new QueueFullException(admission.refusal(sql, r));
         }

@@ -43,14 +43,15 @@ public final class AdmissionSlots {
 
     /**
      * Inserts {@code jobs} in the current transaction, taking one admission slot per job of a queue in
-     * {@code bounds} (queue → max-pending, which only spreads where submitters start looking); jobs of other queues are inserted as {@link JobStore#insert} does. All or
-     * nothing: when any bounded queue has too few slots free, nothing is stored. Never waits for a lock.
+     * {@code bounds} (queue → its {@link SlotCursor}, which only says where to start looking); jobs of other queues are
+     * inserted as {@link JobStore#insert} does. All or nothing: when any bounded queue has too few slots free, nothing
+     * is stored. Never waits for a lock.
      *
      * <p>One statement per bounded queue, plus one for the unbounded rest. A submission spanning several bounded
      * queues runs inside a savepoint, so that a refusal by the second queue can undo what the first admitted without
      * touching the rest of the caller's transaction.
      */
-    public static Result insert(Sql sql, List<NewJob> jobs, Map<String, Integer> bounds) {
+    public static Result insert(Sql sql, List<NewJob> jobs, Map<String, SlotCursor> bounds) {
         Map<String, List<Integer>> boundedPositions = new TreeMap<>();
         List<Integer> freePositions = new ArrayList<>();
         for (int i = 0; i < jobs.size(); i++) {
@@ -101,9 +102,9 @@ public final class AdmissionSlots {
      * Admits jobs of one bounded queue: one slot each, all or nothing, in one statement (admission_admit.sql).
      *
      * <ol>
-     * <li>Look at {@code window} slots ({@code k + 32} at first) in slot order from a random one on, wrapping round,
-     * and keep those that look free in the statement's snapshot. The random start spreads concurrent submitters over
-     * the slots.</li>
+     * <li>Look at {@code window} slots ({@code k + 32} at first) in slot order from the {@code cursor} on, wrapping
+     * round, and keep those that look free in the statement's snapshot. The cursor moves on by k, so concurrent
+     * submitters of this instance start at different slots.</li>
      * <li>Fewer than k: lock nothing.</li>
      * <li>Otherwise lock k of them with {@code SKIP LOCKED}, re-checking that each still points at the job the snapshot
      * judged; if k were locked, insert the jobs and point the slots at them. Done.</li>
@@ -111,12 +112,14 @@ public final class AdmissionSlots {
      * already locked are this transaction's and are found again). Not admitted with every slot in view: refuse; what
      * is missing is taken, or held by submissions still in their transactions.</li>
      * </ol>
+     * A window that fell short moves the cursor past it, so that the next admissions start beyond.
      */
-    public static Result admit(Sql sql, String queue, List<NewJob> jobs, int maxPending) {
+    public static Result admit(Sql sql, String queue, List<NewJob> jobs, SlotCursor cursor) {
         int k = jobs.size();
         String json = JobStore.json(jobs);
         long window = (long) k + WINDOW_SLACK;
-        int start = randomSlot(maxPending);
+        long position = cursor.reserve(k);
+        int start = cursor.slotAt(position);
         while (true) {
             List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, json, queue, k, window, start, false);
             Object[] first = rows.get(0);
@@ -126,6 +129,7 @@ public final class AdmissionSlots {
             long free = Rows.longAt(first, 3);
             long taken = Rows.longAt(first, 4);
             long looked = Rows.longAt(first, 5);
+            cursor.skip(position, looked);
             if (looked == window) {
                 // The queue has slots beyond the window: free ones may be there.
                 window = window * 4;
@@ -137,20 +141,28 @@ public final class AdmissionSlots {
 
     /**
      * Admits independent submissions of one job each to bounded queue {@code queue} in one statement, as many as it
-     * can take slots for in one window of {@code jobs.size() + 32} slots: the first jobs of the list, in order, one
-     * slot each. Answers their rows (possibly none); the caller submits the others one by one with {@link #insert},
-     * which widens the window and refuses properly. Never waits for a lock.
+     * can take slots for in one window of {@code jobs.size() + 32} slots from the {@code cursor} on: the first jobs of
+     * the list, in order, one slot each. Answers their rows (possibly none); the caller submits the others one by one
+     * with {@link #insert}, which widens the window and refuses properly. Never waits for a lock.
      */
-    public static List<JobStore.Inserted> admitEach(Sql sql, String queue, List<NewJob> jobs, int maxPending) {
+    public static List<JobStore.Inserted> admitEach(Sql sql, String queue, List<NewJob> jobs, SlotCursor cursor) {
         int k = jobs.size();
-        List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, JobStore.json(jobs), queue, k, (long) k + WINDOW_SLACK,
-                randomSlot(maxPending), true);
-        return rows.get(0)[0] == null ? List.of() : inserted(rows);
+        long window = (long) k + WINDOW_SLACK;
+        long position = cursor.reserve(k);
+        List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, JobStore.json(jobs), queue, k, window,
+                cursor.slotAt(position), true);
+        List<JobStore.Inserted> inserted = rows.get(0)[0] == null ? List.of() : inserted(rows);
+        if (inserted.size() < k) {
+            cursor.skip(position, window);
+        }
+        return inserted;
     }
 
-    /** Where a submitter starts looking: a random slot, so that concurrent submitters look at different slots. */
-    private static int randomSlot(int maxPending) {
-        return 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.max(1, maxPending));
+    /** A fresh {@link SlotCursor}, at a random slot, for each bounded queue of {@code bounds} (queue → max-pending). */
+    public static Map<String, SlotCursor> cursors(Map<String, Integer> bounds) {
+        Map<String, SlotCursor> cursors = new LinkedHashMap<>();
+        bounds.forEach((queue, maxPending) -> cursors.put(queue, new SlotCursor(maxPending)));
+        return cursors;
     }
 
     /** The inserted jobs' rows in id order, which is their order in the statement's input. */
@@ -167,17 +179,19 @@ public final class AdmissionSlots {
     /**
      * Gives terminal job {@code jobId} of bounded queue {@code queue} a slot again, in the current transaction, for an
      * operator's retry (ADR 0021): the slot still pointing at it if there is one, else a free one, looked for as
-     * {@link #admit} does (a window from a random slot on, widened fourfold while the queue has more). Never waits.
+     * {@link #admit} does (a window from the cursor on, widened fourfold while the queue has more). Never waits.
      * Returns a refusal ({@code requested} 1) when no slot is free or every free one is held by another transaction.
      */
-    public static Result take(Sql sql, String queue, long jobId, int maxPending) {
+    public static Result take(Sql sql, String queue, long jobId, SlotCursor cursor) {
         long window = 1L + WINDOW_SLACK;
-        int start = randomSlot(maxPending);
+        long position = cursor.reserve(1);
+        int start = cursor.slotAt(position);
         while (true) {
             Object[] row = sql.query(Queries.ADMISSION_TAKE, jobId, queue, window, start).get(0);
             if (row[0] != null) {
                 return new Result(List.of(new JobStore.Inserted(jobId, JobState.AVAILABLE, queue)), null, 0, 0);
             }
+            cursor.skip(position, Rows.longAt(row, 1));
             if (Rows.longAt(row, 1) == window) {
                 window = window * 4;
                 continue;

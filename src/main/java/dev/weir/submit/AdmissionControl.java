@@ -6,6 +6,7 @@ import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.metrics.WeirMetrics;
 import dev.weir.store.AdmissionSlots;
+import dev.weir.store.SlotCursor;
 import dev.weir.store.Sql;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,9 +19,10 @@ import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
- * The bounded queues of this instance ({@code weir.queue.<q>.max-pending}) and their {@link AdmissionGauge}s: turns a
- * refusal from the database into an {@link Admission.Refused}, counting it and suggesting a retry-after. Its state is
- * built once from the configuration; the gauges are thread-safe.
+ * The bounded queues of this instance ({@code weir.queue.<q>.max-pending}), their {@link AdmissionGauge}s and the
+ * {@link SlotCursor}s where this instance's submitters look for free slots: turns a refusal from the database into an
+ * {@link Admission.Refused}, counting it and suggesting a retry-after. Its state is built once from the configuration;
+ * the gauges and cursors are thread-safe.
  */
 @ApplicationScoped
 public class AdmissionControl {
@@ -35,6 +37,7 @@ public class AdmissionControl {
 
     private Map<String, Integer> bounds;
     private Map<String, AdmissionGauge> gauges;
+    private Map<String, SlotCursor> cursors;
 
     @PostConstruct
     void init() {
@@ -48,11 +51,17 @@ public class AdmissionControl {
         }
         bounds = Collections.unmodifiableMap(b);
         gauges = Collections.unmodifiableMap(g);
+        cursors = Collections.unmodifiableMap(AdmissionSlots.cursors(bounds));
     }
 
     /** Bounded queue → max-pending; empty when no queue is bounded. */
     public Map<String, Integer> bounds() {
         return bounds;
+    }
+
+    /** Bounded queue → the cursor this instance's admissions start at; empty when no queue is bounded. */
+    public Map<String, SlotCursor> cursors() {
+        return cursors;
     }
 
     /** The gauge of a bounded queue. */

@@ -15,6 +15,7 @@ import dev.weir.store.JobState;
 import dev.weir.store.JobStore;
 import dev.weir.store.JtaTransactor;
 import dev.weir.store.NewJob;
+import dev.weir.store.SlotCursor;
 import dev.weir.store.Sql;
 import dev.weir.store.SubmissionTransactor;
 import jakarta.annotation.Resource;
@@ -161,7 +162,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
         Iterator<JobStore.Inserted> rows = merged.isEmpty() ? null : admit(sql, merged, later).inserted().iterator();
         for (Map.Entry<String, List<Integer>> q : singles.entrySet()) {
             if (q.getValue().size() > 1) {
-                admitEach(sql, q.getKey(), bounds.get(q.getKey()), q.getValue(), group, answers, later);
+                admitEach(sql, q.getKey(), admission.cursors().get(q.getKey()), q.getValue(), group, answers, later);
             }
         }
         for (int i = 0; i < answers.length; i++) {
@@ -184,11 +185,11 @@ public class DefaultJobSubmitter implements JobSubmitter {
      * room (ADR 0011, amendment "a group's single submissions"): each admitted one gets its answer here; the others
      * stay unanswered and are placed one by one after, which widens the window or refuses.
      */
-    private void admitEach(Sql sql, String queue, int maxPending, List<Integer> positions, List<List<NewJob>> group,
-            Answer[] answers, Announcer.Announcements later) {
+    private void admitEach(Sql sql, String queue, SlotCursor cursor, List<Integer> positions,
+            List<List<NewJob>> group, Answer[] answers, Announcer.Announcements later) {
         List<NewJob> jobs = new ArrayList<>(positions.size());
         positions.forEach(i -> jobs.add(group.get(i).get(0)));
-        List<JobStore.Inserted> inserted = AdmissionSlots.admitEach(sql, queue, jobs, maxPending);
+        List<JobStore.Inserted> inserted = AdmissionSlots.admitEach(sql, queue, jobs, cursor);
         if (inserted.isEmpty()) {
             return;
         }
@@ -262,7 +263,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
     }
 
     private AdmissionSlots.Result admit(Sql sql, List<NewJob> jobs, Announcer.Announcements later) {
-        AdmissionSlots.Result result = AdmissionSlots.insert(sql, jobs, admission.bounds());
+        AdmissionSlots.Result result = AdmissionSlots.insert(sql, jobs, admission.cursors());
         if (result.admitted()) {
             later.available(result.inserted().stream().filter(j -> j.state() == JobState.AVAILABLE)
                     .map(JobStore.Inserted::queue).distinct().toList());

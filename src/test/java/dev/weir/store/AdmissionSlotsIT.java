@@ -49,8 +49,8 @@ class AdmissionSlotsIT {
         AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of(queue, maxPending));
     }
 
-    private static Map<String, Integer> boundOf(String queue) {
-        return Map.of(queue, BOUNDS.getOrDefault(queue, 6));
+    private static Map<String, SlotCursor> boundOf(String queue) {
+        return AdmissionSlots.cursors(Map.of(queue, BOUNDS.getOrDefault(queue, 6)));
     }
 
     private AdmissionSlots.Result admit(String queue, int n) {
@@ -196,7 +196,8 @@ class AdmissionSlotsIT {
         AdmissionSlots.reconcile(TestDatabase.dataSource(), Map.of("a", 2, "b", 1));
         Map<String, Integer> bounds = Map.of("a", 2, "b", 1);
         try (OpenTransaction t = new OpenTransaction()) {
-            AdmissionSlots.Result r = AdmissionSlots.insert(t.sql, List.of(job("a"), job("b"), job("b")), bounds);
+            AdmissionSlots.Result r = AdmissionSlots.insert(t.sql, List.of(job("a"), job("b"), job("b")),
+                    AdmissionSlots.cursors(bounds));
             assertFalse(r.admitted());
             assertEquals("b", r.refusedQueue());
             // The transaction goes on: what queue a admitted was undone, other work still commits.
@@ -206,7 +207,7 @@ class AdmissionSlotsIT {
         assertEquals(0, TestDatabase.countJobs("queue IN ('a', 'b')"));
         assertEquals(1, TestDatabase.countJobs("queue = 'default'"));
         AdmissionSlots.Result ok = tx.inNewTransaction(sql -> AdmissionSlots.insert(sql,
-                List.of(job("b"), job("default"), job("a"), job("a")), bounds));
+                List.of(job("b"), job("default"), job("a"), job("a")), AdmissionSlots.cursors(bounds)));
         assertTrue(ok.admitted());
         assertEquals(List.of("b", "default", "a", "a"), ok.inserted().stream().map(JobStore.Inserted::queue).toList(),
                 "answers come in the submission's order");
@@ -226,19 +227,81 @@ class AdmissionSlotsIT {
                 five.add(new NewJob("k" + i, "bounded", "{}", 2, 25, null));
             }
             List<JobStore.Inserted> first = tx.inNewTransaction(
-                    sql -> AdmissionSlots.admitEach(sql, "bounded", five, 5));
+                    sql -> AdmissionSlots.admitEach(sql, "bounded", five, new SlotCursor(5)));
             assertEquals(3, first.size());
             assertEquals(List.of("k0", "k1", "k2"), first.stream().map(j -> kindOf(j.id())).toList(),
                     "the first submissions in the list, each with its own row");
             assertEquals(4, slots("job_id IS NOT NULL"), "each admitted job points a slot at itself");
-            assertEquals(0, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", five, 5)).size(),
-                    "no room left: nothing stored");
+            assertEquals(0, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", five,
+                    new SlotCursor(5))).size(), "no room left: nothing stored");
             open.rollback();
         }
         assertEquals(4, TestDatabase.countJobs("queue = 'bounded'"));
-        assertEquals(1, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", jobs("bounded", 2), 5))
-                .size(), "the rolled-back slot is free again, and only it");
+        assertEquals(1, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", jobs("bounded", 2),
+                new SlotCursor(5))).size(), "the rolled-back slot is free again, and only it");
         assertFalse(admit("bounded", 1).admitted());
+    }
+
+    @Test
+    void admissionsTakeTheSlotsAheadOfTheCursorAndComeRoundToTheFreedOnes() throws Exception {
+        bound("bounded", 10);
+        SlotCursor cursor = new SlotCursor(10, 0);
+        Map<String, SlotCursor> cursors = Map.of("bounded", cursor);
+        List<Long> first = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 3), cursors)));
+        List<Long> second = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 2), cursors)));
+        assertEquals(List.of(1, 2, 3), slotsOf(first), "the first admission starts at the cursor");
+        assertEquals(List.of(4, 5), slotsOf(second), "the next one starts where the first stopped");
+        // The first two jobs end: their slots are free, behind the cursor.
+        finish(first.subList(0, 2));
+        List<Long> third = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 5), cursors)));
+        assertEquals(List.of(6, 7, 8, 9, 10), slotsOf(third), "ahead of the cursor first");
+        List<Long> fourth = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 2), cursors)));
+        assertEquals(List.of(1, 2), slotsOf(fourth), "then round the ring to the slots that were freed");
+        assertFalse(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 1), cursors)).admitted(),
+                "every slot is taken again");
+    }
+
+    @Test
+    void aCursorThatFoundTooLittleRoomMovesPastWhereItLooked() throws Exception {
+        bound("bounded", 100);
+        tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 40), Map.of("bounded",
+                new SlotCursor(100, 0))));
+        // Another instance's cursor, at the start of the slots the first one filled: its window of 5 + 32 slots
+        // holds none that is free.
+        SlotCursor other = new SlotCursor(100, 0);
+        assertEquals(0, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", jobs("bounded", 5),
+                other)).size());
+        List<JobStore.Inserted> next = tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded",
+                jobs("bounded", 1), other));
+        assertEquals(List.of(41), slotsOf(ids(next)), "the next look starts past the 37 slots already seen");
+        assertTrue(other.reserve(1) >= 38, "the cursor moved past the window that had no room");
+    }
+
+    private static List<Long> admitted(AdmissionSlots.Result result) {
+        assertTrue(result.admitted());
+        return ids(result.inserted());
+    }
+
+    private static List<Long> ids(List<JobStore.Inserted> inserted) {
+        return inserted.stream().map(JobStore.Inserted::id).toList();
+    }
+
+    private static List<Integer> slotsOf(List<Long> ids) {
+        List<Integer> slots = new ArrayList<>();
+        for (long id : ids) {
+            slots.add(Integer.parseInt(value("SELECT slot FROM weir.admission_slots WHERE job_id = " + id)));
+        }
+        return slots;
+    }
+
+    private static void finish(List<Long> ids) {
+        try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement()) {
+            for (long id : ids) {
+                s.executeUpdate("UPDATE weir.jobs SET state = 'completed', finalized_at = now() WHERE id = " + id);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String kindOf(long id) {
@@ -315,7 +378,7 @@ class AdmissionSlotsIT {
     void aRescueThatEndsInDiscardGivesTheRoomBack() throws Exception {
         bound("bounded", 1);
         List<NewJob> lastAttempt = List.of(new NewJob("k", "bounded", "{}", 2, 1, null));
-        assertTrue(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, lastAttempt, Map.of("bounded", 1)))
+        assertTrue(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, lastAttempt, AdmissionSlots.cursors(Map.of("bounded", 1))))
                 .admitted());
         // Claimed by an instance that never writes a heartbeat: the rescuer discards it (its only attempt is spent).
         tx.inNewTransaction(sql -> JobStore.claim(sql, "bounded", 1, "ghost", 60_000));

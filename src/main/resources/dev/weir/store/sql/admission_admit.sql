@@ -15,9 +15,10 @@ WITH input AS (
          jsonb_to_record(i.job) AS r(kind text, queue text, args jsonb, priority smallint,
                                      max_attempts integer, run_at timestamptz)
 ),
--- The window: ?4 slots in slot order from slot ?5 on, wrapping round to the first. The submitter picks ?5 at
--- random, so concurrent submitters look at different slots instead of all fighting for the same few. Both halves
--- read the primary key in order; the second runs only when the first falls short.
+-- The window: ?4 slots in slot order from slot ?5 on, wrapping round to the first. ?5 is the submitter's cursor,
+-- which moves on by k at every admission, so concurrent submitters look at different slots instead of all fighting
+-- for the same few, and find the slots taken longest ago just ahead. Both halves read the primary key in order; the
+-- second runs only when the first falls short.
 window_slots AS (
     (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
@@ -54,16 +55,22 @@ enough AS (
 -- job_id and assigned_at the snapshot judged: a slot that another submitter took and committed since the snapshot has
 -- a new job_id and drops out, and so does one an operator's retry gave back to its terminal job (same job_id, new
 -- assigned_at: ADR 0021). (Re-checking the join instead would be wrong: the re-check keeps the old job row, so a
--- new job_id would meet no job and look free.)
+-- new job_id would meet no job and look free.) Each slot is locked by a lateral subquery of its own, so the slots are
+-- taken in the window's order, the first free ones from ?5 on, whatever plan the join would otherwise get: the
+-- submitter's cursor relies on it (ADR 0011, amendment "a cursor instead of a random start").
 taken AS (
     SELECT s.slot
     FROM candidate AS c
-    JOIN weir.admission_slots AS s ON s.queue = ?2 AND s.slot = c.slot
-    WHERE s.job_id IS NOT DISTINCT FROM c.job_id
-      AND s.assigned_at = c.assigned_at
-      AND (SELECT yes FROM enough)
+    CROSS JOIN LATERAL (
+        SELECT l.slot
+        FROM weir.admission_slots AS l
+        WHERE l.queue = ?2
+          AND l.slot = c.slot
+          AND l.job_id IS NOT DISTINCT FROM c.job_id
+          AND l.assigned_at = c.assigned_at
+        FOR UPDATE SKIP LOCKED) AS s
+    WHERE (SELECT yes FROM enough)
     LIMIT ?3
-    FOR UPDATE OF s SKIP LOCKED
 ),
 inserted AS (
     INSERT INTO weir.jobs (kind, queue, args, priority, max_attempts, run_at, state)
