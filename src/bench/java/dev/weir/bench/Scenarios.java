@@ -581,6 +581,12 @@ final class Scenarios {
             Enqueued b = submit.to(t, BOUNDED);
             log("admission %s single submits round %d: none %.0f jobs/s, bounded %.0f jobs/s%s", how, r,
                     a.serverRate(), b.serverRate(), r == 0 ? " (warm-up)" : "");
+            if (b.errors() > 0) {
+                // Refused calls cost a look at every slot: such a round measures a full queue, not admission.
+                log("  WARNING: %d calls to %s failed in this round (refused when it reached max-pending %d?): "
+                        + "raise --jobs, whose fourfold sets the bound, or shorten --enqueue-seconds", b.errors(),
+                        BOUNDED, options.maxPending());
+            }
             if (r > 0) {
                 singles.none().add(a);
                 singles.bounded().add(b);
