@@ -130,8 +130,8 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         return new Options(List.copyOf(ordered), ceiling, ceilingClients, ceilingSeconds, jobs, workers, rounds,
-                warmUpSeconds, samples, enqueueSeconds, heapJobs, Math.max(4L * jobs, MIN_MAX_PENDING), port, database, jar, out, java,
-                analyze);
+                warmUpSeconds, samples, enqueueSeconds, heapJobs, Math.max(4L * jobs, MIN_MAX_PENDING), port, database,
+                jar, out, java, analyze);
     }
 
     private static int positive(String key, String value) {

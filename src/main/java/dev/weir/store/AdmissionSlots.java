@@ -191,8 +191,9 @@ public final class AdmissionSlots {
             if (row[0] != null) {
                 return new Result(List.of(new JobStore.Inserted(jobId, JobState.AVAILABLE, queue)), null, 0, 0);
             }
-            cursor.skip(position, Rows.longAt(row, 1));
-            if (Rows.longAt(row, 1) == window) {
+            long looked = Rows.longAt(row, 1);
+            cursor.skip(position, looked);
+            if (looked == window) {
                 window = window * 4;
                 continue;
             }

@@ -38,11 +38,6 @@ public final class SlotCursor {
         this.next = new AtomicLong(first);
     }
 
-    /** The queue's bound: how many slots the ring has. */
-    public int slots() {
-        return slots;
-    }
-
     /**
      * Reserves {@code k} slots' worth of the ring for an admission of {@code k} jobs: answers the position to start
      * looking at and moves the cursor past them.
@@ -60,7 +55,7 @@ public final class SlotCursor {
         next.accumulateAndGet(past, Math::max);
     }
 
-    /** The slot number (1 to {@link #slots()}) of a position. */
+    /** The slot number (1 to the number of slots) of a position. */
     public int slotAt(long position) {
         return (int) Math.floorMod(position, (long) slots) + 1;
     }

@@ -27,7 +27,8 @@ class AdmissionEngineIT {
 
     private AdmissionSlots.Result admit(int n, String kind, String args) {
         List<NewJob> jobs = java.util.Collections.nCopies(n, new NewJob(kind, "default", args, 2, 25, null));
-        return tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs, AdmissionSlots.cursors(Map.of("default", 10))));
+        return tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs,
+                AdmissionSlots.cursors(Map.of("default", 10))));
     }
 
     @Test

@@ -247,15 +247,19 @@ class AdmissionSlotsIT {
         bound("bounded", 10);
         SlotCursor cursor = new SlotCursor(10, 0);
         Map<String, SlotCursor> cursors = Map.of("bounded", cursor);
-        List<Long> first = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 3), cursors)));
-        List<Long> second = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 2), cursors)));
+        List<Long> first = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 3),
+                cursors)));
+        List<Long> second = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 2),
+                cursors)));
         assertEquals(List.of(1, 2, 3), slotsOf(first), "the first admission starts at the cursor");
         assertEquals(List.of(4, 5), slotsOf(second), "the next one starts where the first stopped");
         // The first two jobs end: their slots are free, behind the cursor.
         finish(first.subList(0, 2));
-        List<Long> third = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 5), cursors)));
+        List<Long> third = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 5),
+                cursors)));
         assertEquals(List.of(6, 7, 8, 9, 10), slotsOf(third), "ahead of the cursor first");
-        List<Long> fourth = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 2), cursors)));
+        List<Long> fourth = admitted(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 2),
+                cursors)));
         assertEquals(List.of(1, 2), slotsOf(fourth), "then round the ring to the slots that were freed");
         assertFalse(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 1), cursors)).admitted(),
                 "every slot is taken again");
@@ -378,8 +382,8 @@ class AdmissionSlotsIT {
     void aRescueThatEndsInDiscardGivesTheRoomBack() throws Exception {
         bound("bounded", 1);
         List<NewJob> lastAttempt = List.of(new NewJob("k", "bounded", "{}", 2, 1, null));
-        assertTrue(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, lastAttempt, AdmissionSlots.cursors(Map.of("bounded", 1))))
-                .admitted());
+        assertTrue(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, lastAttempt,
+                AdmissionSlots.cursors(Map.of("bounded", 1)))).admitted());
         // Claimed by an instance that never writes a heartbeat: the rescuer discards it (its only attempt is spent).
         tx.inNewTransaction(sql -> JobStore.claim(sql, "bounded", 1, "ghost", 60_000));
         assertFalse(admit("bounded", 1).admitted(), "a running job holds its slot");

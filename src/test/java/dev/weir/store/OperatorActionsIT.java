@@ -131,7 +131,8 @@ class OperatorActionsIT {
         tx.inNewTransaction(sql -> JobStore.discardNow(sql, first));
         // Room for one: a new job takes it, and the discarded one cannot come back.
         assertTrue(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql,
-                List.of(new NewJob("k", "opb", "{}", 2, 25, null)), AdmissionSlots.cursors(Map.of("opb", 2)))).admitted());
+                List.of(new NewJob("k", "opb", "{}", 2, 25, null)),
+                AdmissionSlots.cursors(Map.of("opb", 2)))).admitted());
         assertFalse(tx.inNewTransaction(sql -> AdmissionSlots.take(sql, "opb", first, new SlotCursor(2))).admitted());
         // Discard the newcomer instead: the retried job takes a slot, and the queue is full again (2 outstanding).
         long second = two.get(1).id();
@@ -140,6 +141,7 @@ class OperatorActionsIT {
         tx.inNewTransaction(sql -> JobStore.retry(sql, List.of(second)));
         assertEquals(2L, tx.inNewTransaction(AdmissionSlots::outstanding).get("opb"));
         assertFalse(tx.inNewTransaction(sql -> AdmissionSlots.insert(sql,
-                List.of(new NewJob("k", "opb", "{}", 2, 25, null)), AdmissionSlots.cursors(Map.of("opb", 2)))).admitted());
+                List.of(new NewJob("k", "opb", "{}", 2, 25, null)),
+                AdmissionSlots.cursors(Map.of("opb", 2)))).admitted());
     }
 }
