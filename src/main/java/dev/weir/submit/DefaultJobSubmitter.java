@@ -17,6 +17,7 @@ import dev.weir.store.JtaTransactor;
 import dev.weir.store.NewJob;
 import dev.weir.store.SlotCursor;
 import dev.weir.store.Sql;
+import dev.weir.store.SqlFailures;
 import dev.weir.store.SubmissionTransactor;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,12 +25,14 @@ import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The {@link JobSubmitter} applications inject. Inside the caller's JTA transaction it joins that transaction: the
@@ -122,23 +125,93 @@ public class DefaultJobSubmitter implements JobSubmitter {
     }
 
     /**
-     * Stores a group of submissions in one new transaction: the submissions whose jobs are all plain and go to
-     * unbounded queues in one statement, the single plain jobs of each bounded queue in one statement as far as it
-     * finds room, every other one with its own statements (admission's all or nothing holds per submission). A
-     * statement that fails rolls the whole group back, and each submission is then run alone. The queues are woken
-     * and the jobs recorded once the group has committed.
+     * Stores a group of submissions. A group that takes one statement runs it on its own, so that it commits by itself
+     * (ADR 0035): every submission plain and for unbounded queues (one insert), or every one a single plain job for the
+     * same bounded queue (one admission; those it finds no room for are left to run alone). Any other group runs in
+     * one new transaction: the submissions whose jobs are all plain and go to unbounded queues in one statement, the
+     * single plain jobs of each bounded queue in one statement as far as it finds room, every other one with its own
+     * statements (admission's all or nothing holds per submission). A statement that fails before anything is stored
+     * rolls the whole group back, and each submission is then run alone. The queues are woken and the jobs recorded
+     * once the group has committed.
      */
     private List<Answer> runGroup(List<List<NewJob>> group) {
         Announcer.Announcements later = new Announcer.Announcements();
-        List<Answer> answers = groupTransactor.inNewTransaction(sql -> {
-            try {
-                return placeAll(sql, group, later);
-            } catch (RuntimeException e) {
-                throw new GroupCommit.Uncommitted(e);
-            }
-        });
+        List<Answer> answers;
+        String singlesQueue = group.size() > 1 ? boundedSinglesQueue(group) : null;
+        if (singlesQueue != null) {
+            answers = alone(sql -> admitSingles(sql, singlesQueue, group, later));
+        } else if (group.stream().allMatch(this::mergeable)) {
+            answers = alone(sql -> insertMerged(sql, group, later));
+        } else {
+            answers = groupTransactor.inNewTransaction(sql -> {
+                try {
+                    return placeAll(sql, group, later);
+                } catch (RuntimeException e) {
+                    throw new GroupCommit.Uncommitted(e);
+                }
+            });
+        }
         announcer.onCommit(later);
         return answers;
+    }
+
+    /**
+     * Runs a group's one statement on its own. The database's refusal of it stored nothing, so the group's
+     * submissions may run again alone; any other failure may have come after the commit, and reaches every caller.
+     */
+    private List<Answer> alone(Function<Sql, List<Answer>> statement) {
+        try {
+            return groupTransactor.alone(statement);
+        } catch (RuntimeException e) {
+            if (SqlFailures.rolledBack(e)) {
+                throw new GroupCommit.Uncommitted(e);
+            }
+            throw e;
+        }
+    }
+
+    /** The bounded queue every submission of the group sends one plain job to; null when there is no such queue. */
+    private String boundedSinglesQueue(List<List<NewJob>> group) {
+        String queue = null;
+        for (List<NewJob> jobs : group) {
+            if (jobs.size() != 1 || jobs.get(0).unique() || (queue != null && !queue.equals(jobs.get(0).queue()))) {
+                return null;
+            }
+            queue = jobs.get(0).queue();
+        }
+        return admission.bounds().containsKey(queue) ? queue : null;
+    }
+
+    /** The single jobs of one bounded queue in one statement; those it found no room for stay unanswered (null). */
+    private List<Answer> admitSingles(Sql sql, String queue, List<List<NewJob>> group,
+            Announcer.Announcements later) {
+        Answer[] answers = new Answer[group.size()];
+        List<Integer> positions = new ArrayList<>(group.size());
+        for (int i = 0; i < answers.length; i++) {
+            positions.add(i);
+        }
+        admitEach(sql, queue, admission.cursors().get(queue), positions, group, answers, later);
+        return Arrays.asList(answers);
+    }
+
+    /** Submissions of plain jobs for unbounded queues, all in one insert. */
+    private List<Answer> insertMerged(Sql sql, List<List<NewJob>> group, Announcer.Announcements later) {
+        List<NewJob> merged = new ArrayList<>();
+        group.forEach(merged::addAll);
+        Iterator<JobStore.Inserted> rows = admit(sql, merged, later).inserted().iterator();
+        List<Answer> answers = new ArrayList<>(group.size());
+        for (List<NewJob> jobs : group) {
+            answers.add(new Answer(take(rows, jobs.size()), null));
+        }
+        return answers;
+    }
+
+    private static List<JobStore.Inserted> take(Iterator<JobStore.Inserted> rows, int n) {
+        List<JobStore.Inserted> own = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            own.add(rows.next());
+        }
+        return own;
     }
 
     private List<Answer> placeAll(Sql sql, List<List<NewJob>> group, Announcer.Announcements later) {
@@ -168,11 +241,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
         for (int i = 0; i < answers.length; i++) {
             List<NewJob> jobs = group.get(i);
             if (merge[i]) {
-                List<JobStore.Inserted> own = new ArrayList<>(jobs.size());
-                for (int n = 0; n < jobs.size(); n++) {
-                    own.add(rows.next());
-                }
-                answers[i] = new Answer(own, null);
+                answers[i] = new Answer(take(rows, jobs.size()), null);
             } else if (answers[i] == null) {
                 answers[i] = place(sql, jobs, later);
             }
@@ -183,7 +252,8 @@ public class DefaultJobSubmitter implements JobSubmitter {
     /**
      * The group's single-job submissions to one bounded queue, admitted in one statement as far as its window has
      * room (ADR 0011, amendment "a group's single submissions"): each admitted one gets its answer here; the others
-     * stay unanswered and are placed one by one after, which widens the window or refuses.
+     * stay unanswered, to be placed one by one after (in the group's transaction, or alone by their callers when the
+     * statement was the group's only one, ADR 0035), which widens the window or refuses.
      */
     private void admitEach(Sql sql, String queue, SlotCursor cursor, List<Integer> positions,
             List<List<NewJob>> group, Answer[] answers, Announcer.Announcements later) {

@@ -45,7 +45,11 @@ import java.util.function.ToIntFunction;
  */
 public final class GroupCommit<R, A> {
 
-    /** Runs requests in one transaction, committed when it returns; answers one answer per request, in order. */
+    /**
+     * Runs requests in one transaction, committed when it returns; answers one answer per request, in order. In a
+     * group of more than one, a request may be left unanswered ({@code null}): nothing of it was stored, and its caller
+     * runs it again alone, as after a rollback. A group of one answers its request.
+     */
     @FunctionalInterface
     public interface Runner<R, A> {
         List<A> run(List<R> group);
@@ -268,7 +272,12 @@ public final class GroupCommit<R, A> {
                 throw new IllegalStateException("a group of " + group.size() + " got " + answers.size() + " answers");
             }
             for (int i = 0; i < group.size(); i++) {
-                group.get(i).answer = answers.get(i);
+                A answer = answers.get(i);
+                if (answer == null && group.size() == 1) {
+                    throw new IllegalStateException("a group of one left its request unanswered");
+                }
+                group.get(i).answer = answer;
+                group.get(i).alone = answer == null;
             }
         } catch (Uncommitted e) {
             for (Slot<R, A> s : group) {
@@ -285,12 +294,16 @@ public final class GroupCommit<R, A> {
         }
     }
 
-    /** Runs one request in a transaction of its own, after its group rolled back. */
+    /** Runs one request in a transaction of its own, after its group rolled back or left it unanswered. */
     private A alone(R request) {
         groups.incrementAndGet();
         requests.incrementAndGet();
         try {
-            return runner.run(List.of(request)).get(0);
+            A answer = runner.run(List.of(request)).get(0);
+            if (answer == null) {
+                throw new IllegalStateException("a group of one left its request unanswered");
+            }
+            return answer;
         } catch (Uncommitted e) {
             throw e.getCause();
         }

@@ -126,6 +126,41 @@ class GroupCommitTest {
     }
 
     @Test
+    void aRequestTheGroupLeftUnansweredIsRunAloneByItsCaller() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        // A group that finds no room for "full" answers the others and leaves it; alone, it is answered.
+        GroupCommit.Runner<String, String> runner = group -> {
+            runs.add(List.copyOf(group));
+            await(gate);
+            return group.stream().map(r -> group.size() > 1 && r.equals("full") ? null : r.toUpperCase()).toList();
+        };
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1, runner);
+        CompletableFuture<String> blocker = call(groups, "x");
+        waitUntil(() -> runs.size() == 1);
+        CompletableFuture<String> a = call(groups, "a");
+        CompletableFuture<String> full = call(groups, "full");
+        waitUntil(() -> groups.waiting() == 2);
+        gate.countDown();
+        assertEquals("X", blocker.get(10, TimeUnit.SECONDS));
+        assertEquals("A", a.get(10, TimeUnit.SECONDS));
+        assertEquals("FULL", full.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of(List.of("x"), List.of("a", "full"), List.of("full")),
+                List.of(runs.get(0), runs.get(1).stream().sorted().toList(), runs.get(2)));
+        assertEquals(new GroupCommit.Counts(3, 4), groups.counts());
+    }
+
+    @Test
+    void aGroupOfOneMustAnswerItsRequest() {
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1, group -> {
+            List<String> none = new ArrayList<>();
+            none.add(null);
+            return none;
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> groups.run("a"));
+        assertTrue(e.getMessage().contains("unanswered"), e.getMessage());
+    }
+
+    @Test
     void aFailedCommitReachesEveryCallerOfTheGroupAndIsNotRunAgain() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         IllegalStateException lost = new IllegalStateException("connection lost during commit");
