@@ -58,7 +58,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
     private final ArgsCodec codec = new JsonbArgsCodec();
 
     private final GroupCommit<List<NewJob>, Answer> groups = new GroupCommit<>(GROUPS_IN_FLIGHT,
-            Submissions.MAX_BATCH, PARALLEL_JOBS, List::size, this::runGroup);
+            Submissions.MAX_BATCH, PARALLEL_JOBS, List::size, this::boundedSingle, this::runGroup);
 
     @Inject
     WeirConfiguration configuration;
@@ -168,6 +168,15 @@ public class DefaultJobSubmitter implements JobSubmitter {
             }
             throw e;
         }
+    }
+
+    /**
+     * Whether a submission is one plain job for a bounded queue: a group of those runs one admission statement, whose
+     * fixed cost is several times the unbounded insert's (ADR 0011), so with no group running the next one waits a
+     * moment for the callers such a group set free (ADR 0030, amendment "the callers of the last group").
+     */
+    private boolean boundedSingle(List<NewJob> jobs) {
+        return jobs.size() == 1 && !jobs.get(0).unique() && admission.bounds().containsKey(jobs.get(0).queue());
     }
 
     /** The bounded queue every submission of the group sends one plain job to; null when there is no such queue. */

@@ -10,6 +10,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
@@ -28,6 +29,11 @@ import java.util.function.ToIntFunction;
  * {@link #MAX_STAGGER_NANOS}. Callers that submit again as soon as they are answered come back in a burst when their
  * group ends; without the pause the first of them found a free place and led a group of one or two while the rest
  * queued behind it. With two groups in flight and 16 such callers, groups grew from about 5 requests to about 7.5.
+ * With none running, a group that held a request which {@code gathers} (its group has a fixed cost worth sharing)
+ * has the next one wait for the callers it set free, but only until as many requests came in since as it held, so a
+ * caller submitting again and again alone never waits: otherwise 16 such callers split into two halves that took
+ * turns, each half's group starting as the other's ended, and the returning half always came too late (ADR 0030,
+ * amendment "the callers of the last group").
  *
  * <p>Failures keep each request's fate its own:
  * <ul>
@@ -76,6 +82,8 @@ public final class GroupCommit<R, A> {
     private static final class Slot<R, A> {
         final R request;
         final int weight;
+        /** Whether the next group, with none running, waits for this request's caller to come back. */
+        final boolean gathers;
         /** Signalled when the slot is done, or when its caller may lead the next group. */
         final Condition turn;
         boolean done;
@@ -84,9 +92,10 @@ public final class GroupCommit<R, A> {
         RuntimeException failure;
         Error error;
 
-        Slot(R request, int weight, Condition turn) {
+        Slot(R request, int weight, boolean gathers, Condition turn) {
             this.request = request;
             this.weight = weight;
+            this.gathers = gathers;
             this.turn = turn;
         }
     }
@@ -98,6 +107,7 @@ public final class GroupCommit<R, A> {
     private final int maxWeight;
     private final int parallelWeight;
     private final ToIntFunction<R> weight;
+    private final Predicate<R> gathers;
     private final Runner<R, A> runner;
     private final LongSupplier nanoClock;
     private final ReentrantLock lock = new ReentrantLock();
@@ -113,6 +123,13 @@ public final class GroupCommit<R, A> {
     private long lastEnd;
     /** How long a group takes, a moving average of the recent ones (0 until one has run). */
     private long typicalNanos;
+    /**
+     * Requests the latest group to end held, whether one of them {@linkplain #gathers gathers}, and requests that came
+     * in since it ended.
+     */
+    private int lastSize;
+    private boolean lastGathers;
+    private int arrivedSinceEnd;
 
     /**
      * @param maxGroups groups that may run at once (at least 1)
@@ -120,7 +137,7 @@ public final class GroupCommit<R, A> {
      * @param weight a request's weight (a submission's jobs, say)
      */
     public GroupCommit(int maxGroups, int maxWeight, ToIntFunction<R> weight, Runner<R, A> runner) {
-        this(maxGroups, maxWeight, 1, weight, runner, System::nanoTime);
+        this(maxGroups, maxWeight, 1, weight, r -> false, runner, System::nanoTime);
     }
 
     /**
@@ -129,12 +146,22 @@ public final class GroupCommit<R, A> {
      */
     public GroupCommit(int maxGroups, int maxWeight, int parallelWeight, ToIntFunction<R> weight,
             Runner<R, A> runner) {
-        this(maxGroups, maxWeight, parallelWeight, weight, runner, System::nanoTime);
+        this(maxGroups, maxWeight, parallelWeight, weight, r -> false, runner, System::nanoTime);
+    }
+
+    /**
+     * The same, with the next group, when none is running, waiting a little for the callers of the last one to come
+     * back when that group held a request for which {@code gathers} holds: one whose group has a fixed cost worth
+     * sharing among more requests (a bounded queue's admission statement, say).
+     */
+    public GroupCommit(int maxGroups, int maxWeight, int parallelWeight, ToIntFunction<R> weight,
+            Predicate<R> gathers, Runner<R, A> runner) {
+        this(maxGroups, maxWeight, parallelWeight, weight, gathers, runner, System::nanoTime);
     }
 
     /** The same, timed by {@code nanoClock} (for tests). */
-    GroupCommit(int maxGroups, int maxWeight, int parallelWeight, ToIntFunction<R> weight, Runner<R, A> runner,
-            LongSupplier nanoClock) {
+    GroupCommit(int maxGroups, int maxWeight, int parallelWeight, ToIntFunction<R> weight, Predicate<R> gathers,
+            Runner<R, A> runner, LongSupplier nanoClock) {
         if (maxGroups < 1 || maxWeight < 1 || parallelWeight < 1) {
             throw new IllegalArgumentException("maxGroups, maxWeight and parallelWeight must be at least 1, were "
                     + maxGroups + ", " + maxWeight + " and " + parallelWeight);
@@ -143,17 +170,20 @@ public final class GroupCommit<R, A> {
         this.maxWeight = maxWeight;
         this.parallelWeight = parallelWeight;
         this.weight = Objects.requireNonNull(weight);
+        this.gathers = Objects.requireNonNull(gathers);
         this.runner = Objects.requireNonNull(runner);
         this.nanoClock = Objects.requireNonNull(nanoClock);
     }
 
     /** Runs {@code request} in a group (alone if no other caller is waiting) and answers its answer. */
     public A run(R request) {
-        Slot<R, A> slot = new Slot<>(request, weight.applyAsInt(request), lock.newCondition());
+        Slot<R, A> slot = new Slot<>(request, weight.applyAsInt(request), gathers.test(request),
+                lock.newCondition());
         boolean interrupted = false;
         lock.lock();
         try {
             waiting.addLast(slot);
+            arrivedSinceEnd++;
             waitingWeight += slot.weight;
             while (!slot.done) {
                 try {
@@ -206,9 +236,12 @@ public final class GroupCommit<R, A> {
     }
 
     /**
-     * How much longer a group that could start now should wait; called with the lock held. With none running, not
-     * at all: a caller alone never waits for company (nor before any group has ended, when nothing is known of how
-     * long groups take). Otherwise the new group starts once
+     * How much longer a group that could start now should wait; called with the lock held. Not at all before any
+     * group has ended, when nothing is known of how long groups take. With none running, not at all unless the latest
+     * group to end held a request that {@code gathers}; then until as many requests came in since it ended as it
+     * held, or it ended a {@code 2 × maxGroups}-th of a typical group's time ago (at most {@link #MAX_STAGGER_NANOS}),
+     * or a full group is waiting: the callers it set free come back together and join the next group, while a caller
+     * alone, who is the only one to come back, never waits. Otherwise the new group starts once
      * <ol>
      * <li>the latest group to start has run for a {@code maxGroups}-th of a typical group's time, so that the groups
      * in flight start at evenly spaced moments, and</li>
@@ -219,11 +252,17 @@ public final class GroupCommit<R, A> {
      * (ADR 0030, amendment of 2026-12-02).
      */
     private long staggerNanos() {
-        if (running == 0 || typicalNanos == 0) {
+        if (typicalNanos == 0) {
             return 0;
         }
-        long gap = Math.min(MAX_STAGGER_NANOS, typicalNanos / maxGroups);
         long linger = Math.min(MAX_STAGGER_NANOS, typicalNanos / (2L * maxGroups));
+        if (running == 0) {
+            if (!lastGathers || arrivedSinceEnd >= lastSize || waitingWeight >= maxWeight) {
+                return 0;
+            }
+            return lastEnd + linger - nanoClock.getAsLong();
+        }
+        long gap = Math.min(MAX_STAGGER_NANOS, typicalNanos / maxGroups);
         return Math.max(lastStart + gap, lastEnd + linger) - nanoClock.getAsLong();
     }
 
@@ -247,6 +286,9 @@ public final class GroupCommit<R, A> {
             lock.lock();
             running--;
             lastEnd = nanoClock.getAsLong();
+            lastSize = group.size();
+            lastGathers = group.stream().anyMatch(s -> s.gathers);
+            arrivedSinceEnd = 0;
             long took = Math.max(0, lastEnd - started);
             typicalNanos = typicalNanos == 0 ? took : typicalNanos + (took - typicalNanos) / 8;
             for (Slot<R, A> s : group) {

@@ -309,7 +309,8 @@ class GroupCommitTest {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
         AtomicInteger clockReads = new AtomicInteger();
         CountDownLatch gate = new CountDownLatch(1);
-        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 1, r -> 1, timed(clock, slowNanos, gate), () -> {
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 1, r -> 1, r -> false,
+                timed(clock, slowNanos, gate), () -> {
             clockReads.incrementAndGet();
             return clock.get();
         });
@@ -343,6 +344,87 @@ class GroupCommitTest {
         assertEquals("B", s.next().get(10, TimeUnit.SECONDS), "held back at most MAX_STAGGER_NANOS, not half of 10 s");
         s.gate().countDown();
         s.held().get(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * One group at a time on a frozen fake clock, groups typically taking 800 µs: {@code "hold"} ran and ended while
+     * {@code "x"} and {@code "y"} waited.
+     */
+    private record Gathering(GroupCommit<String, String> groups, AtomicLong clock, AtomicInteger clockReads,
+            CompletableFuture<String> x, CompletableFuture<String> y) {
+    }
+
+    private Gathering endAGroupWithTwoWaiting(Predicate<String> gathers) throws Exception {
+        AtomicLong clock = new AtomicLong(1_000_000_000L);
+        AtomicInteger clockReads = new AtomicInteger();
+        CountDownLatch gate = new CountDownLatch(1);
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, 1, r -> 1, gathers,
+                timed(clock, TimeUnit.MICROSECONDS.toNanos(800), gate), () -> {
+                    clockReads.incrementAndGet();
+                    return clock.get();
+                });
+        assertEquals("SLOW", groups.run("slow"));
+        CompletableFuture<String> held = call(groups, "hold");
+        waitUntil(() -> runs.size() == 2);
+        CompletableFuture<String> x = call(groups, "x");
+        waitUntil(() -> groups.waiting() == 1);
+        CompletableFuture<String> y = call(groups, "y");
+        waitUntil(() -> groups.waiting() == 2);
+        gate.countDown();
+        assertEquals("HOLD", held.get(10, TimeUnit.SECONDS));
+        return new Gathering(groups, clock, clockReads, x, y);
+    }
+
+    /** {@code "hold"}'s group gathers: {@code "x"} now waits for the caller it set free. */
+    private Gathering endAGatheringGroupWithTwoWaiting() throws Exception {
+        Gathering g = endAGroupWithTwoWaiting(r -> r.equals("hold"));
+        int reads = g.clockReads().get();
+        waitUntil(() -> g.clockReads().get() >= reads + 3);
+        return g;
+    }
+
+    @Test
+    void withNoGroupRunningTheNextWaitsForTheCallersTheLastOneSetFree() throws Exception {
+        Gathering g = endAGatheringGroupWithTwoWaiting();
+        assertEquals(2, runs.size(), "the group that ended had one caller, and it is not back yet: nothing starts");
+        CompletableFuture<String> back = call(g.groups(), "z");
+        assertEquals("X", g.x().get(10, TimeUnit.SECONDS));
+        assertEquals("Y", g.y().get(10, TimeUnit.SECONDS));
+        assertEquals("Z", back.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("x", "y", "z"), runs.get(2), "the caller that came back joined the waiting ones");
+        assertEquals(3, runs.size());
+    }
+
+    @Test
+    void theWaitForReturningCallersEndsAfterHalfATypicalGroupsTimeOverTheGroupsInFlight() throws Exception {
+        Gathering g = endAGatheringGroupWithTwoWaiting();
+        // One group at a time, typically 700-800 µs: the wait ends at most 400 µs after the last group did.
+        g.clock().addAndGet(TimeUnit.MICROSECONDS.toNanos(400));
+        assertEquals("X", g.x().get(10, TimeUnit.SECONDS));
+        assertEquals("Y", g.y().get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("x", "y"), runs.get(2), "nobody came back in time: the waiting ones went alone");
+    }
+
+    @Test
+    void afterAGroupOfRequestsThatDoNotGatherTheNextStartsAtOnce() throws Exception {
+        Gathering g = endAGroupWithTwoWaiting(r -> false);
+        // The clock never moves, so a wait would never end.
+        assertEquals("X", g.x().get(10, TimeUnit.SECONDS));
+        assertEquals("Y", g.y().get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("x", "y"), runs.get(2));
+    }
+
+    @Test
+    void aCallerWhoseOwnGroupJustEndedDoesNotWaitForItself() {
+        AtomicLong clock = new AtomicLong(1_000_000_000L);
+        GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 1, r -> 1, r -> true,
+                timed(clock, TimeUnit.MICROSECONDS.toNanos(800), new CountDownLatch(0)), clock::get);
+        // The clock never moves: a wait would never end.
+        assertEquals("SLOW", groups.run("slow"));
+        for (String r : List.of("a", "b", "c")) {
+            assertEquals(r.toUpperCase(), groups.run(r), "one producer calling again and again runs at once");
+        }
+        assertEquals(4, runs.size());
     }
 
     private CompletableFuture<String> call(GroupCommit<String, String> groups, String request) {
