@@ -239,7 +239,7 @@ public final class GroupCommit<R, A> {
      * How much longer a group that could start now should wait; called with the lock held. Not at all before any
      * group has ended, when nothing is known of how long groups take. With none running, not at all unless the latest
      * group to end held a request that {@code gathers}; then until as many requests came in since it ended as it
-     * held, or it ended a {@code 2 × maxGroups}-th of a typical group's time ago (at most {@link #MAX_STAGGER_NANOS}),
+     * held, or it ended a {@code maxGroups}-th of a typical group's time ago (at most {@link #MAX_STAGGER_NANOS}),
      * or a full group is waiting: the callers it set free come back together and join the next group, while a caller
      * alone, who is the only one to come back, never waits. Otherwise the new group starts once
      * <ol>
@@ -255,14 +255,14 @@ public final class GroupCommit<R, A> {
         if (typicalNanos == 0) {
             return 0;
         }
-        long linger = Math.min(MAX_STAGGER_NANOS, typicalNanos / (2L * maxGroups));
+        long gap = Math.min(MAX_STAGGER_NANOS, typicalNanos / maxGroups);
         if (running == 0) {
             if (!lastGathers || arrivedSinceEnd >= lastSize || waitingWeight >= maxWeight) {
                 return 0;
             }
-            return lastEnd + linger - nanoClock.getAsLong();
+            return lastEnd + gap - nanoClock.getAsLong();
         }
-        long gap = Math.min(MAX_STAGGER_NANOS, typicalNanos / maxGroups);
+        long linger = Math.min(MAX_STAGGER_NANOS, typicalNanos / (2L * maxGroups));
         return Math.max(lastStart + gap, lastEnd + linger) - nanoClock.getAsLong();
     }
 
