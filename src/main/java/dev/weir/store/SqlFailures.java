@@ -15,7 +15,7 @@ public final class SqlFailures {
     /**
      * Whether {@code failure} is the database's refusal of the statement, so that its implicit transaction rolled
      * back and nothing of it is stored: an {@link SQLException} in the cause chain whose SQLState the server sent,
-     * other than a connection failure (class {@code 08}) or the server going away ({@code 57P01}–{@code 57P04}: the
+     * other than a connection failure (class {@code 08}) or the server going away (any {@code 57P} state: the
      * session ends, and the answer may have been lost after the commit). Anything else, including an exception with
      * no SQLException behind it, may have come after the commit: false.
      */

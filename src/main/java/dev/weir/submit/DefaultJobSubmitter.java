@@ -38,7 +38,8 @@ import java.util.function.Function;
  * The {@link JobSubmitter} applications inject. Inside the caller's JTA transaction it joins that transaction: the
  * insert, and the {@code NOTIFY} that wakes the dispatchers, take effect when that transaction commits. Outside one,
  * the submission gets a transaction of its own, shared with the submissions of other threads waiting at the same
- * moment ({@link GroupCommit}, ADR 0030): it is stored when the call returns, as before, for a fraction of a commit.
+ * moment ({@link GroupCommit}, ADR 0030; a group that is one statement runs it in auto-commit, ADR 0035): it is
+ * stored when the call returns, as before, for a fraction of a commit.
  *
  * <p>A bounded queue's jobs are admitted through {@link AdmissionSlots} in that same transaction. A refusal stores
  * nothing and does not mark the caller's transaction for rollback: the caller decides.
@@ -181,14 +182,13 @@ public class DefaultJobSubmitter implements JobSubmitter {
 
     /** The bounded queue every submission of the group sends one plain job to; null when there is no such queue. */
     private String boundedSinglesQueue(List<List<NewJob>> group) {
-        String queue = null;
+        String queue = group.get(0).get(0).queue();
         for (List<NewJob> jobs : group) {
-            if (jobs.size() != 1 || jobs.get(0).unique() || (queue != null && !queue.equals(jobs.get(0).queue()))) {
+            if (!boundedSingle(jobs) || !queue.equals(jobs.get(0).queue())) {
                 return null;
             }
-            queue = jobs.get(0).queue();
         }
-        return admission.bounds().containsKey(queue) ? queue : null;
+        return queue;
     }
 
     /** The single jobs of one bounded queue in one statement; those it found no room for stay unanswered (null). */
@@ -231,13 +231,12 @@ public class DefaultJobSubmitter implements JobSubmitter {
         boolean[] merge = new boolean[group.size()];
         List<NewJob> merged = new ArrayList<>();
         Map<String, List<Integer>> singles = new TreeMap<>();
-        Map<String, Integer> bounds = admission.bounds();
         for (int i = 0; i < merge.length; i++) {
             List<NewJob> jobs = group.get(i);
             merge[i] = mergeable(jobs);
             if (merge[i]) {
                 merged.addAll(jobs);
-            } else if (jobs.size() == 1 && !jobs.get(0).unique() && bounds.containsKey(jobs.get(0).queue())) {
+            } else if (boundedSingle(jobs)) {
                 singles.computeIfAbsent(jobs.get(0).queue(), q -> new ArrayList<>()).add(i);
             }
         }

@@ -1,5 +1,6 @@
 package dev.weir.store;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -46,16 +48,12 @@ class SqlFailuresIT {
             try (var st = admin.prepareStatement(
                     "SELECT count(*) FROM pg_stat_activity WHERE pid = ? AND query LIKE 'SELECT pg_sleep%'")) {
                 st.setInt(1, pid);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (true) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> {
                     try (var rows = st.executeQuery()) {
                         rows.next();
-                        if (rows.getLong(1) == 1 || System.nanoTime() > deadline) {
-                            break;
-                        }
+                        return rows.getLong(1) == 1;
                     }
-                    Thread.sleep(20);
-                }
+                });
             }
             try (var st = admin.prepareStatement("SELECT pg_terminate_backend(?)")) {
                 st.setInt(1, pid);

@@ -415,14 +415,15 @@ class GroupCommitTest {
     }
 
     @Test
-    void aCallerWhoseOwnGroupJustEndedDoesNotWaitForItself() {
+    void aCallerWhoseOwnGroupJustEndedDoesNotWaitForItself() throws Exception {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
         GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 1, r -> 1, r -> true,
                 timed(clock, TimeUnit.MICROSECONDS.toNanos(800), new CountDownLatch(0)), clock::get);
-        // The clock never moves: a wait would never end.
+        // The clock never moves: a wait would never end, and the call would time out here instead of hanging.
         assertEquals("SLOW", groups.run("slow"));
         for (String r : List.of("a", "b", "c")) {
-            assertEquals(r.toUpperCase(), groups.run(r), "one producer calling again and again runs at once");
+            assertEquals(r.toUpperCase(), call(groups, r).get(10, TimeUnit.SECONDS),
+                    "one producer calling again and again runs at once");
         }
         assertEquals(4, runs.size());
     }
