@@ -329,6 +329,12 @@ final class Scenarios {
         report.add(Figure.of("enqueue", "GET /health/live, 16 clients (the HTTP path alone, for reference)", bare,
                 "calls/s").against(besideLabel(Ceiling.ENQUEUE_1, single), medianCell(single)));
         details.add("healthLiveRequestsPerSecond", Report.json(bare));
+        // The same with a login and a JAX-RS resource but no database: what every authenticated call costs before
+        // Weir's own work, so the bound it puts on single submissions over HTTP is in the table too.
+        double me = requestRate(t, "/api/me", options.enqueueSeconds());
+        report.add(Figure.of("enqueue", "GET /api/me, 16 clients (an authenticated call, no database, for reference)",
+                me, "calls/s").against(besideLabel(Ceiling.ENQUEUE_1, single), medianCell(single)));
+        details.add("apiMeRequestsPerSecond", Report.json(me));
         // Batches from 16 clients at once take a path of their own too (concurrent batches share group commits, ADR
         // 0030): by hand, 8 s rounds of batches of 100 on a fresh server ran at 81k, 115k, then 140–154k jobs/s.
         String hundred = "[" + String.join(",", Collections.nCopies(100, job(ENQUEUE))) + "]";

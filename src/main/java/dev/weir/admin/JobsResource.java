@@ -71,14 +71,10 @@ public class JobsResource {
         JobStore.Inserted inserted = submitter.insertValidated(List.of(job)).get(0);
         if (inserted.duplicate()) {
             // A unique job that exists already: the existing one, not a new one (DESIGN §7a).
-            return Response.ok(Jsonp.PROVIDER.createObjectBuilder().add("id", inserted.id())
-                    .add("state", inserted.state().dbName()).add("duplicate", true).build()).build();
+            return Response.ok(SubmitAnswer.one(inserted)).build();
         }
         // Relative to the API root (/api/), so the header reads /api/jobs/<id>.
-        return Response.created(URI.create("jobs/" + inserted.id()))
-                .entity(Jsonp.PROVIDER.createObjectBuilder().add("id", inserted.id())
-                        .add("state", inserted.state().dbName()).build())
-                .build();
+        return Response.created(URI.create("jobs/" + inserted.id())).entity(SubmitAnswer.one(inserted)).build();
     }
 
     @POST
@@ -102,22 +98,7 @@ public class JobsResource {
         for (int i = 0; i < array.size(); i++) {
             jobs.add(toNewJob(JobRequestParser.parse(array.get(i), "job [" + i + "]"), now));
         }
-        JsonArrayBuilder ids = Jsonp.PROVIDER.createArrayBuilder();
-        JsonArrayBuilder duplicates = Jsonp.PROVIDER.createArrayBuilder();
-        boolean anyDuplicate = false;
-        for (JobStore.Inserted j : submitter.insertValidated(jobs)) {
-            ids.add(j.id());
-            if (j.duplicate()) {
-                duplicates.add(j.id());
-                anyDuplicate = true;
-            }
-        }
-        JsonObjectBuilder answer = Jsonp.PROVIDER.createObjectBuilder().add("ids", ids);
-        if (anyDuplicate) {
-            // Unique jobs that existed already (DESIGN §7a): their ids are in "ids" too, in the batch's order.
-            answer.add("duplicates", duplicates);
-        }
-        return Response.status(201).entity(answer.build()).build();
+        return Response.status(201).entity(SubmitAnswer.batch(submitter.insertValidated(jobs))).build();
     }
 
     @GET

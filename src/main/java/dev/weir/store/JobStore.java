@@ -28,7 +28,6 @@ public final class JobStore {
     private JobStore() {
     }
 
-    /** A job just inserted: its id, whether it is available now or scheduled, and its queue. */
     /** A submitted job: new, or for a unique submission possibly the existing one ({@code duplicate}). */
     public record Inserted(long id, JobState state, String queue, boolean duplicate) {
 
