@@ -270,10 +270,12 @@ public final class GroupCommit<R, A> {
     private void lead() {
         List<Slot<R, A>> group = new ArrayList<>();
         int taken = 0;
+        boolean gathering = false;
         while (!waiting.isEmpty() && (group.isEmpty() || taken + waiting.peekFirst().weight <= maxWeight)) {
             Slot<R, A> s = waiting.pollFirst();
             waitingWeight -= s.weight;
             taken += s.weight;
+            gathering |= s.gathers;
             group.add(s);
         }
         running++;
@@ -287,7 +289,7 @@ public final class GroupCommit<R, A> {
             running--;
             lastEnd = nanoClock.getAsLong();
             lastSize = group.size();
-            lastGathers = group.stream().anyMatch(s -> s.gathers);
+            lastGathers = gathering;
             arrivedSinceEnd = 0;
             long took = Math.max(0, lastEnd - started);
             typicalNanos = typicalNanos == 0 ? took : typicalNanos + (took - typicalNanos) / 8;

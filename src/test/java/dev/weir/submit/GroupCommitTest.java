@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -281,14 +282,39 @@ class GroupCommitTest {
     }
 
     /**
+     * A clock that moves only when told to and counts its reads: a caller waiting for its group's start reads it each
+     * time it wakes.
+     */
+    private static final class FakeClock implements LongSupplier {
+        private final AtomicLong now = new AtomicLong(1_000_000_000L);
+        private final AtomicInteger reads = new AtomicInteger();
+
+        @Override
+        public long getAsLong() {
+            reads.incrementAndGet();
+            return now.get();
+        }
+
+        void advance(long nanos) {
+            now.addAndGet(nanos);
+        }
+
+        /** Returns once the clock has been read {@code n} more times: a waiting caller woke, looked, and waits on. */
+        void awaitReads(int n) throws InterruptedException {
+            int from = reads.get();
+            waitUntil(() -> reads.get() >= from + n);
+        }
+    }
+
+    /**
      * A runner on a fake clock: a group of {@code "slow"} moves the clock on by {@code slowNanos} as it runs (so the
      * groups' typical time becomes that), a group holding {@code "hold"} waits for {@code gate}; others answer at once.
      */
-    private GroupCommit.Runner<String, String> timed(AtomicLong clock, long slowNanos, CountDownLatch gate) {
+    private GroupCommit.Runner<String, String> timed(FakeClock clock, long slowNanos, CountDownLatch gate) {
         return group -> {
             runs.add(List.copyOf(group));
             if (group.contains("slow")) {
-                clock.addAndGet(slowNanos);
+                clock.advance(slowNanos);
             }
             if (group.contains("hold")) {
                 await(gate);
@@ -301,35 +327,30 @@ class GroupCommitTest {
      * A group {@code "hold"} running, after a first group made groups typically take {@code slowNanos}, and
      * {@code "b"} waiting to lead the next one.
      */
-    private record Staged(AtomicLong clock, AtomicInteger clockReads, CountDownLatch gate,
+    private record Staged(FakeClock clock, CountDownLatch gate,
             CompletableFuture<String> held, CompletableFuture<String> next) {
     }
 
     private Staged holdOneAndCallAnother(long slowNanos) throws InterruptedException {
-        AtomicLong clock = new AtomicLong(1_000_000_000L);
-        AtomicInteger clockReads = new AtomicInteger();
+        FakeClock clock = new FakeClock();
         CountDownLatch gate = new CountDownLatch(1);
         GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 1, r -> 1, r -> false,
-                timed(clock, slowNanos, gate), () -> {
-            clockReads.incrementAndGet();
-            return clock.get();
-        });
+                timed(clock, slowNanos, gate), clock);
         assertEquals("SLOW", groups.run("slow"), "a caller alone runs at once: nothing runs, nothing to stagger");
         CompletableFuture<String> held = call(groups, "hold");
         waitUntil(() -> runs.size() == 2);
         CompletableFuture<String> next = call(groups, "b");
         waitUntil(() -> groups.waiting() == 1);
-        return new Staged(clock, clockReads, gate, held, next);
+        return new Staged(clock, gate, held, next);
     }
 
     @Test
     void whileOneGroupRunsTheNextStartsOnlyOnceTheFirstHasRunHalfATypicalGroupsTime() throws Exception {
         Staged s = holdOneAndCallAnother(TimeUnit.MICROSECONDS.toNanos(800));
         // The waiting caller wakes from its timed waits and reads the clock again; three times still too early.
-        int reads = s.clockReads().get();
-        waitUntil(() -> s.clockReads().get() >= reads + 3);
+        s.clock().awaitReads(3);
         assertEquals(2, runs.size(), "a second group may run, but not yet: the first one has only just started");
-        s.clock().addAndGet(TimeUnit.MICROSECONDS.toNanos(400));
+        s.clock().advance(TimeUnit.MICROSECONDS.toNanos(400));
         assertEquals("B", s.next().get(10, TimeUnit.SECONDS), "half of the typical 800 µs later, it starts");
         assertEquals(List.of("b"), runs.get(2));
         assertTrue(!s.held().isDone(), "while the first group still runs");
@@ -340,7 +361,7 @@ class GroupCommitTest {
     @Test
     void theStaggerIsCappedSoThatOneSlowGroupDoesNotHoldTheNextOnesBackForLong() throws Exception {
         Staged s = holdOneAndCallAnother(TimeUnit.SECONDS.toNanos(10));
-        s.clock().addAndGet(GroupCommit.MAX_STAGGER_NANOS);
+        s.clock().advance(GroupCommit.MAX_STAGGER_NANOS);
         assertEquals("B", s.next().get(10, TimeUnit.SECONDS), "held back at most MAX_STAGGER_NANOS, not half of 10 s");
         s.gate().countDown();
         s.held().get(10, TimeUnit.SECONDS);
@@ -350,19 +371,15 @@ class GroupCommitTest {
      * One group at a time on a frozen fake clock, groups typically taking 800 µs: {@code "hold"} ran and ended while
      * {@code "x"} and {@code "y"} waited.
      */
-    private record Gathering(GroupCommit<String, String> groups, AtomicLong clock, AtomicInteger clockReads,
-            CompletableFuture<String> x, CompletableFuture<String> y) {
+    private record Gathering(GroupCommit<String, String> groups, FakeClock clock, CompletableFuture<String> x,
+            CompletableFuture<String> y) {
     }
 
     private Gathering endAGroupWithTwoWaiting(Predicate<String> gathers) throws Exception {
-        AtomicLong clock = new AtomicLong(1_000_000_000L);
-        AtomicInteger clockReads = new AtomicInteger();
+        FakeClock clock = new FakeClock();
         CountDownLatch gate = new CountDownLatch(1);
         GroupCommit<String, String> groups = new GroupCommit<>(1, 10, 1, r -> 1, gathers,
-                timed(clock, TimeUnit.MICROSECONDS.toNanos(800), gate), () -> {
-                    clockReads.incrementAndGet();
-                    return clock.get();
-                });
+                timed(clock, TimeUnit.MICROSECONDS.toNanos(800), gate), clock);
         assertEquals("SLOW", groups.run("slow"));
         CompletableFuture<String> held = call(groups, "hold");
         waitUntil(() -> runs.size() == 2);
@@ -372,14 +389,13 @@ class GroupCommitTest {
         waitUntil(() -> groups.waiting() == 2);
         gate.countDown();
         assertEquals("HOLD", held.get(10, TimeUnit.SECONDS));
-        return new Gathering(groups, clock, clockReads, x, y);
+        return new Gathering(groups, clock, x, y);
     }
 
     /** {@code "hold"}'s group gathers: {@code "x"} now waits for the caller it set free. */
     private Gathering endAGatheringGroupWithTwoWaiting() throws Exception {
         Gathering g = endAGroupWithTwoWaiting(r -> r.equals("hold"));
-        int reads = g.clockReads().get();
-        waitUntil(() -> g.clockReads().get() >= reads + 3);
+        g.clock().awaitReads(3);
         return g;
     }
 
@@ -399,7 +415,7 @@ class GroupCommitTest {
     void theWaitForReturningCallersEndsAfterATypicalGroupsTimeOverTheGroupsInFlight() throws Exception {
         Gathering g = endAGatheringGroupWithTwoWaiting();
         // One group at a time, typically 700-800 µs: the wait ends at most 800 µs after the last group did.
-        g.clock().addAndGet(TimeUnit.MICROSECONDS.toNanos(800));
+        g.clock().advance(TimeUnit.MICROSECONDS.toNanos(800));
         assertEquals("X", g.x().get(10, TimeUnit.SECONDS));
         assertEquals("Y", g.y().get(10, TimeUnit.SECONDS));
         assertEquals(List.of("x", "y"), runs.get(2), "nobody came back in time: the waiting ones went alone");
@@ -416,9 +432,9 @@ class GroupCommitTest {
 
     @Test
     void aCallerWhoseOwnGroupJustEndedDoesNotWaitForItself() throws Exception {
-        AtomicLong clock = new AtomicLong(1_000_000_000L);
+        FakeClock clock = new FakeClock();
         GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 1, r -> 1, r -> true,
-                timed(clock, TimeUnit.MICROSECONDS.toNanos(800), new CountDownLatch(0)), clock::get);
+                timed(clock, TimeUnit.MICROSECONDS.toNanos(800), new CountDownLatch(0)), clock);
         // The clock never moves: a wait would never end, and the call would time out here instead of hanging.
         assertEquals("SLOW", groups.run("slow"));
         for (String r : List.of("a", "b", "c")) {
