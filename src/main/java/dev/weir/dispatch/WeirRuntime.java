@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -144,7 +145,7 @@ public class WeirRuntime {
 
     /**
      * Says which of Weir's data sources let PostgreSQL JIT-compile their statements (ADR 0033), and whether the
-     * engine's sessions keep generic plans (ADR 0034).
+     * engine's and the group commits' sessions keep generic plans (ADR 0034, ADR 0037).
      */
     private void checkSessionSettings() {
         Map<String, DataSource> sources = new LinkedHashMap<>();
@@ -152,18 +153,17 @@ public class WeirRuntime {
         sources.put("jdbc/weir-engine", engineDataSource);
         sources.put("jdbc/weir-submit", submitDataSource);
         sources.put("jdbc/weir-session", sessionDataSource);
+        Set<String> generic = Set.of("jdbc/weir-engine", "jdbc/weir-submit");
         sources.forEach((name, source) -> {
             try {
                 JitCheck.advice(name, JitCheck.of(source)).ifPresent(LOG::warning);
+                if (generic.contains(name)) {
+                    GenericPlanCheck.advice(name, GenericPlanCheck.of(source)).ifPresent(LOG::warning);
+                }
             } catch (SQLException e) {
-                LOG.log(Level.FINE, "Weir: cannot read the jit setting of " + name, e);
+                LOG.log(Level.FINE, "Weir: cannot read the session settings of " + name, e);
             }
         });
-        try {
-            GenericPlanCheck.advice("jdbc/weir-engine", GenericPlanCheck.of(engineDataSource)).ifPresent(LOG::warning);
-        } catch (SQLException e) {
-            LOG.log(Level.FINE, "Weir: cannot read the plan_cache_mode setting of jdbc/weir-engine", e);
-        }
     }
 
     @PreDestroy

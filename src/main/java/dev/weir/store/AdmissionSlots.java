@@ -227,7 +227,9 @@ public final class AdmissionSlots {
      * surplus (free ones first), and gives free slots to outstanding jobs that hold none, so turning the bound on for
      * a busy queue counts the work it already has. One transaction under an advisory lock: instances that start
      * together take turns. A queue already in order costs one read and takes no lock on its slots. Queues not in
-     * {@code bounds} are left alone.
+     * {@code bounds} are left alone. When slots were added or removed, the table is then analysed (skipped if a
+     * vacuum or another analysis holds it), so that the admission statement's plan knows it at once, as autovacuum
+     * would tell it some time later (ADR 0037).
      */
     public static List<Reconciled> reconcile(DataSource dataSource, Map<String, Integer> bounds) throws SQLException {
         List<Reconciled> done = new ArrayList<>();
@@ -244,13 +246,27 @@ public final class AdmissionSlots {
                     done.add(reconcile(sql, q.getKey(), q.getValue()));
                 }
                 c.commit();
-                return done;
             } catch (RuntimeException e) {
                 c.rollback();
                 throw e;
             } finally {
                 c.setAutoCommit(autoCommit);
             }
+            if (done.stream().anyMatch(r -> r.slots() != r.slotsBefore())) {
+                analyse(c);
+            }
+            return done;
+        }
+    }
+
+    /** Runs {@code ANALYZE} on the slots, in auto-commit so that its statistics are kept whatever the connection was. */
+    private static void analyse(Connection c) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(true);
+        try {
+            new ConnectionSql(c).update(Queries.ADMISSION_SLOT_ANALYZE);
+        } finally {
+            c.setAutoCommit(autoCommit);
         }
     }
 

@@ -8,12 +8,14 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Whether the engine's sessions keep one generic plan per prepared statement (ADR 0034). The engine runs a few
- * statements thousands of times a second, the turn above all, whose planning costs as much as its execution. Left to
- * its default choice ({@code plan_cache_mode = auto}), PostgreSQL planned the turn afresh at many executions once
- * {@code weir.jobs} had statistics (at every one when it claimed for several queues), which halved the drain. The
- * engine's data source therefore opens its sessions with {@code plan_cache_mode} set to {@code force_generic_plan};
- * this check says so at start-up when it was configured without it.
+ * Whether a data source's sessions keep one generic plan per prepared statement (ADR 0034, ADR 0037). The engine
+ * runs a few statements thousands of times a second, the turn above all, and the group commits run a bounded queue's
+ * admission statement for every group; planning either costs as much as running it or more. Left to its default
+ * choice ({@code plan_cache_mode = auto}), PostgreSQL planned the turn afresh at many executions once {@code weir.jobs}
+ * had statistics (at every one when it claimed for several queues), which halved the drain, and the admission
+ * statement at every execution once {@code weir.admission_slots} had them. The engine's and the submissions' data
+ * sources therefore open their sessions with {@code plan_cache_mode} set to {@code force_generic_plan}; this check
+ * says so at start-up when one was configured without it.
  */
 public final class GenericPlanCheck {
 
@@ -32,14 +34,18 @@ public final class GenericPlanCheck {
         }
     }
 
-    /** The warning for the engine's data source {@code name}, if its sessions plan with {@code mode}. */
+    /**
+     * The warning for data source {@code name} (the engine's or the submissions', whose sessions are meant to keep
+     * generic plans), if its sessions plan with {@code mode}.
+     */
     public static Optional<String> advice(String name, String mode) {
         if (WANTED.equals(mode)) {
             return Optional.empty();
         }
         return Optional.of("Weir: data source " + name + " runs with plan_cache_mode = " + mode + ", so PostgreSQL may "
-                + "plan the engine's statements at every execution, which made drains over an analysed table about "
-                + "half as fast; remove plan_cache_mode from WEIR_DB_OPTIONS or, in a server.xml of your own, start "
-                + "the options of its properties.postgresql with \"-c plan_cache_mode=" + WANTED + "\" (ADR 0034)");
+                + "plan its hot statements at every execution, which made drains over an analysed table about half "
+                + "as fast and bounded queues' single submissions a quarter to a third slower; remove "
+                + "plan_cache_mode from WEIR_DB_OPTIONS or, in a server.xml of your own, start the options of its "
+                + "properties.postgresql with \"-c plan_cache_mode=" + WANTED + "\" (ADR 0034, ADR 0037)");
     }
 }

@@ -56,6 +56,7 @@ final class Queries {
     static final String ADMISSION_SLOT_GROW = load("admission_slot_grow");
     static final String ADMISSION_SLOT_SHRINK = load("admission_slot_shrink");
     static final String ADMISSION_SLOT_ADOPT = load("admission_slot_adopt");
+    static final String ADMISSION_SLOT_ANALYZE = load("admission_slot_analyze");
 
     private Queries() {
     }

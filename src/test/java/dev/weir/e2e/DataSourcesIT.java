@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The packaged server's data sources, as the running server found them at start-up (ADR 0033, ADR 0034). */
+/** The packaged server's data sources, as the running server found them at start-up (ADR 0033, ADR 0034, ADR 0037). */
 class DataSourcesIT {
 
     private static final Path MESSAGES_LOG = Path.of(System.getProperty("weir.it.server.dir"), "logs", "messages.log");
@@ -22,7 +22,8 @@ class DataSourcesIT {
         assertTrue(messages.contains("Weir: ready in"), "the server logged its start-up");
         // WeirRuntime reads each data source's jit setting before it says it is ready, and names any that is on.
         assertFalse(messages.contains("runs with PostgreSQL's jit on"), "a data source runs with jit on");
-        // And whether the engine's sessions keep generic plans (ADR 0034).
-        assertFalse(messages.contains("runs with plan_cache_mode"), "the engine's sessions do not keep generic plans");
+        // And whether the engine's and the submissions' sessions keep generic plans (ADR 0034, ADR 0037).
+        assertFalse(messages.contains("runs with plan_cache_mode"), "the engine's or the submissions' sessions do not "
+                + "keep generic plans");
     }
 }

@@ -65,7 +65,8 @@ class RunnableJarIT {
     void sessionOptionsComeFromWeirDbOptionsAndStartUpNamesWhatTheyChange() throws Exception {
         // The packaged default is "-c jit=off" (DataSourcesIT); an operator's own options replace it on every data
         // source, and start-up names each data source that now runs with jit on (ADR 0033). They come after the
-        // engine's own plan_cache_mode, so they can change that too, and start-up says so (ADR 0034).
+        // engine's and the submissions' own plan_cache_mode, so they can change that too, and start-up says so (ADR
+        // 0034, ADR 0037).
         try (ServerProcess s = ServerProcess.start(9400,
                 Map.of("WEIR_DB_OPTIONS", "-c jit=on -c plan_cache_mode=auto"))) {
             await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
@@ -75,7 +76,9 @@ class RunnableJarIT {
                 assertTrue(s.log().contains("data source " + source + " runs with PostgreSQL's jit on"),
                         source + " was not named:\n" + s.log());
             }
-            assertTrue(s.log().contains("data source jdbc/weir-engine runs with plan_cache_mode = auto"), s.log());
+            for (String source : List.of("jdbc/weir-engine", "jdbc/weir-submit")) {
+                assertTrue(s.log().contains("data source " + source + " runs with plan_cache_mode = auto"), s.log());
+            }
         }
     }
 
