@@ -20,8 +20,11 @@ public final class AdmissionSlots {
 
     /** Names Weir's slot reconciliation among the database's advisory locks (1: migrations, 2: the leader). */
     private static final long RECONCILE_LOCK = 0x5765697200000003L;
-    /** The first admission statement looks at this many slots beyond the k it needs. */
+    /** The first admission statement looks at this many slots beyond the k it needs, at least. */
     static final int WINDOW_SLACK = 32;
+    /** The admission statements, one text per window: the window is written into the text (ADR 0038). */
+    private static final WindowedStatement ADMIT = new WindowedStatement(Queries.ADMISSION_ADMIT);
+    private static final WindowedStatement TAKE = new WindowedStatement(Queries.ADMISSION_TAKE);
 
     private AdmissionSlots() {
     }
@@ -102,9 +105,9 @@ public final class AdmissionSlots {
      * Admits jobs of one bounded queue: one slot each, all or nothing, in one statement (admission_admit.sql).
      *
      * <ol>
-     * <li>Look at {@code window} slots ({@code k + 32} at first) in slot order from the {@code cursor} on, wrapping
-     * round, and keep those that look free in the statement's snapshot. The cursor moves on by k, so concurrent
-     * submitters of this instance start at different slots.</li>
+     * <li>Look at {@code window} slots ({@link #firstWindow}: at least {@code k + 32}) in slot order from the
+     * {@code cursor} on, wrapping round, and keep those that look free in the statement's snapshot. The cursor moves
+     * on by k, so concurrent submitters of this instance start at different slots.</li>
      * <li>Fewer than k: lock nothing.</li>
      * <li>Otherwise lock k of them with {@code SKIP LOCKED}, re-checking that each still points at the job the snapshot
      * judged; if k were locked, insert the jobs and point the slots at them. Done.</li>
@@ -117,11 +120,11 @@ public final class AdmissionSlots {
     public static Result admit(Sql sql, String queue, List<NewJob> jobs, SlotCursor cursor) {
         int k = jobs.size();
         String json = JobStore.json(jobs);
-        long window = (long) k + WINDOW_SLACK;
+        long window = firstWindow(k);
         long position = cursor.reserve(k);
         int start = cursor.slotAt(position);
         while (true) {
-            List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, json, queue, k, window, start, false);
+            List<Object[]> rows = sql.query(ADMIT.text(window), json, queue, k, start, false);
             Object[] first = rows.get(0);
             if (first[0] != null) {
                 return new Result(inserted(rows), null, 0, 0);
@@ -141,21 +144,33 @@ public final class AdmissionSlots {
 
     /**
      * Admits independent submissions of one job each to bounded queue {@code queue} in one statement, as many as it
-     * can take slots for in one window of {@code jobs.size() + 32} slots from the {@code cursor} on: the first jobs of
+     * can take slots for in one window ({@link #firstWindow}) from the {@code cursor} on: the first jobs of
      * the list, in order, one slot each. Answers their rows (possibly none); the caller submits the others one by one
      * with {@link #insert}, which widens the window and refuses properly. Never waits for a lock.
      */
     public static List<JobStore.Inserted> admitEach(Sql sql, String queue, List<NewJob> jobs, SlotCursor cursor) {
         int k = jobs.size();
-        long window = (long) k + WINDOW_SLACK;
+        long window = firstWindow(k);
         long position = cursor.reserve(k);
-        List<Object[]> rows = sql.query(Queries.ADMISSION_ADMIT, JobStore.json(jobs), queue, k, window,
-                cursor.slotAt(position), true);
+        List<Object[]> rows = sql.query(ADMIT.text(window), JobStore.json(jobs), queue, k, cursor.slotAt(position),
+                true);
         List<JobStore.Inserted> inserted = rows.get(0)[0] == null ? List.of() : inserted(rows);
         if (inserted.size() < k) {
             cursor.skip(position, window);
         }
         return inserted;
+    }
+
+    /**
+     * The first window for {@code k} jobs: the smallest power of two that is at least {@code k} plus
+     * {@link #WINDOW_SLACK}. Windows are written into the statement's text (ADR 0038), so they come in few sizes: a
+     * window widened fourfold stays a power of two.
+     */
+    static long firstWindow(int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("an admission takes at least one slot, not " + k);
+        }
+        return Long.highestOneBit((long) k + WINDOW_SLACK - 1) << 1;
     }
 
     /** A fresh {@link SlotCursor}, at a random slot, for each bounded queue of {@code bounds} (queue → max-pending). */
@@ -183,11 +198,11 @@ public final class AdmissionSlots {
      * Returns a refusal ({@code requested} 1) when no slot is free or every free one is held by another transaction.
      */
     public static Result take(Sql sql, String queue, long jobId, SlotCursor cursor) {
-        long window = 1L + WINDOW_SLACK;
+        long window = firstWindow(1);
         long position = cursor.reserve(1);
         int start = cursor.slotAt(position);
         while (true) {
-            Object[] row = sql.query(Queries.ADMISSION_TAKE, jobId, queue, window, start).get(0);
+            Object[] row = sql.query(TAKE.text(window), jobId, queue, start).get(0);
             if (row[0] != null) {
                 return new Result(List.of(new JobStore.Inserted(jobId, JobState.AVAILABLE, queue)), null, 0, 0);
             }

@@ -268,17 +268,18 @@ class AdmissionSlotsIT {
     @Test
     void aCursorThatFoundTooLittleRoomMovesPastWhereItLooked() throws Exception {
         bound("bounded", 100);
-        tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 40), Map.of("bounded",
+        tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs("bounded", 70), Map.of("bounded",
                 new SlotCursor(100, 0))));
-        // Another instance's cursor, at the start of the slots the first one filled: its window of 5 + 32 slots
-        // holds none that is free.
+        // Another instance's cursor, at the start of the slots the first one filled: its window of 64 slots (5 + 32,
+        // rounded up to a power of two) holds none that is free.
+        assertEquals(64, AdmissionSlots.firstWindow(5));
         SlotCursor other = new SlotCursor(100, 0);
         assertEquals(0, tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded", jobs("bounded", 5),
                 other)).size());
         List<JobStore.Inserted> next = tx.inNewTransaction(sql -> AdmissionSlots.admitEach(sql, "bounded",
                 jobs("bounded", 1), other));
-        assertEquals(List.of(41), slotsOf(ids(next)), "the next look starts past the 37 slots already seen");
-        assertTrue(other.reserve(1) >= 38, "the cursor moved past the window that had no room");
+        assertEquals(List.of(71), slotsOf(ids(next)), "the next look starts past the 64 slots already seen");
+        assertTrue(other.reserve(1) >= 65, "the cursor moved past the window that had no room");
     }
 
     private static List<Long> admitted(AdmissionSlots.Result result) {
@@ -460,6 +461,36 @@ class AdmissionSlotsIT {
     private static long analyses() {
         return Long.parseLong(value("SELECT analyze_count FROM pg_stat_user_tables WHERE relid = "
                 + "'weir.admission_slots'::regclass"));
+    }
+
+    @Test
+    void theDefaultPlanChoiceKeepsTheAdmissionStatementsGenericPlan() throws Exception {
+        // Statistics say the queue has many slots (reconciliation analyses them). With its window bound as a
+        // parameter, the generic plan reckoned on a tenth of them and the default choice planned the statement afresh
+        // at every execution; with the window in the text it keeps the generic plan (ADR 0038).
+        bound("bounded", 20_000);
+        SlotCursor cursor = new SlotCursor(20_000, 0);
+        try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement()) {
+            try (java.sql.ResultSet rs = s.executeQuery("SHOW plan_cache_mode")) {
+                rs.next();
+                assertEquals("auto", rs.getString(1), "the test needs PostgreSQL's default plan choice");
+            }
+            c.setAutoCommit(false);
+            Sql sql = new ConnectionSql(c);
+            for (int i = 0; i < 20; i++) {
+                assertEquals(4, AdmissionSlots.admitEach(sql, "bounded", jobs("bounded", 4), cursor).size());
+                c.rollback();
+            }
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT generic_plans, custom_plans"
+                    + " FROM pg_prepared_statements WHERE statement LIKE '%window_slots%'")) {
+                assertTrue(rs.next(), "the driver prepared the admission statement on the server");
+                long generic = rs.getLong(1);
+                long custom = rs.getLong(2);
+                // PostgreSQL plans the first five executions afresh, then compares the generic plan with them.
+                assertTrue(custom <= 5 && generic >= 5, "generic plans " + generic + ", custom plans " + custom);
+                assertFalse(rs.next(), "one text for one window");
+            }
+        }
     }
 
     @Test

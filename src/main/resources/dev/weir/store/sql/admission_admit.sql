@@ -1,21 +1,23 @@
 -- Admits a batch of jobs of one bounded queue, all or nothing, in the submitter's transaction (ADR 0011):
 -- takes one free admission slot per job and inserts the jobs pointing the slots at them, or, when fewer than k
 -- slots can be had, inserts nothing. Never waits: slots locked by other open transactions are skipped.
--- With ?6 true the jobs are independent submissions of one job each (a group commit's, ADR 0030): as many of them
+-- With ?5 true the jobs are independent submissions of one job each (a group commit's, ADR 0030): as many of them
 -- as slots could be taken are admitted, the first in ?1's order; the caller submits the rest one by one.
 -- ?1: the jobs, as job_insert.sql takes them (every one of queue ?2); ?2: the queue; ?3: k, the number of jobs;
--- ?4: how many slots to look at, the window (more than k; the caller widens it when it ran out); ?5: the slot to
--- start at; ?6: each job on its own (true) or all or nothing (false).
+-- ?4: the slot to start at; ?5: each job on its own (true) or all or nothing (false).
+-- {window}: how many slots to look at, more than k (the caller widens it when it ran out). Written into the text,
+-- a power of two, not bound: with a bound limit PostgreSQL's generic plan reckons on a tenth of the queue's slots,
+-- thousands of probes, so its default plan choice planned the statement afresh at every execution (ADR 0038).
 -- Answers one row per inserted job (id, state, queue), or, when none was, one row (null, null, null, free, taken,
 -- looked): free = free-looking slots in the window, taken = slots locked before giving up, looked = slots in the
--- window (less than ?4 when it held every slot of the queue).
+-- window (less than {window} when it held every slot of the queue).
 WITH input AS (
     SELECT r.*, i.ord
     FROM jsonb_array_elements(CAST(?1 AS jsonb)) WITH ORDINALITY AS i(job, ord),
          jsonb_to_record(i.job) AS r(kind text, queue text, args jsonb, priority smallint,
                                      max_attempts integer, run_at timestamptz)
 ),
--- The window: ?4 slots in slot order from slot ?5 on, wrapping round to the first. ?5 is the submitter's cursor,
+-- The window: {window} slots in slot order from slot ?4 on, wrapping round to the first. ?4 is the submitter's cursor,
 -- which moves on by k at every admission, so concurrent submitters look at different slots instead of all fighting
 -- for the same few, and find the slots taken longest ago just ahead. Both halves read the primary key in order; the
 -- second runs only when the first falls short.
@@ -23,17 +25,17 @@ window_slots AS (
     (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
-       AND slot >= ?5
+       AND slot >= ?4
      ORDER BY slot
-     LIMIT ?4)
+     LIMIT {window})
     UNION ALL
     (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
-       AND slot < ?5
+       AND slot < ?4
      ORDER BY slot
-     LIMIT ?4)
-    LIMIT ?4
+     LIMIT {window})
+    LIMIT {window}
 ),
 -- Those that look free in this statement's snapshot: no job, a job that no longer exists, or a terminal one. Read,
 -- not locked, and computed once however many readers follow. Each slot's job is looked up by its primary key, one
@@ -48,7 +50,7 @@ candidate AS (
 -- Lock only when at least k slots look free (each on its own: at least one): a refusal for want of room locks
 -- nothing, so a refusal inside a long caller transaction holds no slot.
 enough AS (
-    SELECT count(*) = ?3 OR (?6 AND count(*) > 0) AS yes
+    SELECT count(*) = ?3 OR (?5 AND count(*) > 0) AS yes
     FROM (SELECT 1 FROM candidate LIMIT ?3) AS c
 ),
 -- Locks k of them, skipping any another transaction holds. The lock re-checks only the slot row, against the
@@ -56,7 +58,7 @@ enough AS (
 -- a new job_id and drops out, and so does one an operator's retry gave back to its terminal job (same job_id, new
 -- assigned_at: ADR 0021). (Re-checking the join instead would be wrong: the re-check keeps the old job row, so a
 -- new job_id would meet no job and look free.) Each slot is locked by a lateral subquery of its own, so the slots are
--- taken in the window's order, the first free ones from ?5 on, whatever plan the join would otherwise get: the
+-- taken in the window's order, the first free ones from ?4 on, whatever plan the join would otherwise get: the
 -- submitter's cursor relies on it (ADR 0011, amendment "a cursor instead of a random start").
 taken AS (
     SELECT s.slot
@@ -77,7 +79,7 @@ inserted AS (
     SELECT kind, queue, coalesce(args, '{}'), priority, max_attempts, coalesce(run_at, now()),
            CASE WHEN run_at IS NULL OR run_at <= now() THEN 'available' ELSE 'scheduled' END
     FROM input
-    WHERE (SELECT count(*) FROM taken) = ?3 OR ?6
+    WHERE (SELECT count(*) FROM taken) = ?3 OR ?5
     ORDER BY ord
     LIMIT (SELECT count(*) FROM taken)
     RETURNING id, state, queue

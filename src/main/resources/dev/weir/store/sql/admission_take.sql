@@ -1,10 +1,11 @@
 -- An operator's retry makes terminal job ?1 of bounded queue ?2 outstanding again: it must hold an admission slot
 -- again, in the retrying transaction, or be refused (ADR 0011, ADR 0021). Takes one slot for it, never waiting: the
 -- slot that still points at the job if there is one (so the job does not end up holding two), else a free one from a
--- window of ?3 slots starting at slot ?4, as admission_admit.sql looks for them. The slot gets a new assigned_at, so a
--- submitter whose snapshot judged it free (its job was terminal then) drops it on its re-check.
--- Answers one row: the slot taken (null: none) and how many slots the window held (less than ?3: every slot of the
--- queue was in view).
+-- window of {window} slots starting at slot ?3, as admission_admit.sql looks for them (the window written into the
+-- text, as there: ADR 0038). The slot gets a new assigned_at, so a submitter whose snapshot judged it free (its job
+-- was terminal then) drops it on its re-check.
+-- Answers one row: the slot taken (null: none) and how many slots the window held (less than {window}: every slot of
+-- the queue was in view).
 WITH own AS (
     SELECT slot, job_id, assigned_at, 0 AS pref
     FROM weir.admission_slots
@@ -15,17 +16,17 @@ window_slots AS (
     (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
-       AND slot >= ?4
+       AND slot >= ?3
      ORDER BY slot
-     LIMIT ?3)
+     LIMIT {window})
     UNION ALL
     (SELECT slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
-       AND slot < ?4
+       AND slot < ?3
      ORDER BY slot
-     LIMIT ?3)
-    LIMIT ?3
+     LIMIT {window})
+    LIMIT {window}
 ),
 candidate AS (
     SELECT slot, job_id, assigned_at, pref
