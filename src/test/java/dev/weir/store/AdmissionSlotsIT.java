@@ -466,8 +466,8 @@ class AdmissionSlotsIT {
     @Test
     void theDefaultPlanChoiceKeepsTheAdmissionStatementsGenericPlan() throws Exception {
         // Statistics say the queue has many slots (reconciliation analyses them). With its window bound as a
-        // parameter, the generic plan reckoned on a tenth of them and the default choice planned the statement afresh
-        // at every execution; with the window in the text it keeps the generic plan (ADR 0038).
+        // parameter, the generic plan reckoned on far more of them than the window holds and the default choice planned
+        // the statement afresh at every execution; with the window in the text it keeps the generic plan (ADR 0038).
         bound("bounded", 20_000);
         SlotCursor cursor = new SlotCursor(20_000, 0);
         try (Connection c = TestDatabase.dataSource().getConnection(); Statement s = c.createStatement()) {

@@ -6,8 +6,8 @@
 -- ?1: the jobs, as job_insert.sql takes them (every one of queue ?2); ?2: the queue; ?3: k, the number of jobs;
 -- ?4: the slot to start at; ?5: each job on its own (true) or all or nothing (false).
 -- {window}: how many slots to look at, more than k (the caller widens it when it ran out). Written into the text,
--- a power of two, not bound: with a bound limit PostgreSQL's generic plan reckons on a tenth of the queue's slots,
--- thousands of probes, so its default plan choice planned the statement afresh at every execution (ADR 0038).
+-- a power of two, not bound: with a bound limit PostgreSQL's generic plan reckons on thousands of slots, each with a
+-- probe, so its default plan choice planned the statement afresh at every execution (ADR 0038).
 -- Answers one row per inserted job (id, state, queue), or, when none was, one row (null, null, null, free, taken,
 -- looked): free = free-looking slots in the window, taken = slots locked before giving up, looked = slots in the
 -- window (less than {window} when it held every slot of the queue).
