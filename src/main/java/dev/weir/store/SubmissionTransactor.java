@@ -18,8 +18,8 @@ import java.util.function.Function;
 public class SubmissionTransactor extends ResourceLocalTransactor {
 
     /**
-     * Connections kept between one-statement groups: as many as groups may run at once (two, ADR 0030); more only
-     * when leftover single submissions run alone beside them, and those are closed as they end.
+     * Connections kept between one-statement groups: as many as groups may run at once (two, ADR 0030). A submission
+     * run again alone beside them after its group rolled back may open another, closed when it ends.
      */
     static final int KEPT = 2;
 
