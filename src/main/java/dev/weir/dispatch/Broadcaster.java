@@ -27,6 +27,12 @@ import org.postgresql.PGConnection;
  *
  * <p>This instance's own dispatchers were woken directly; {@link #backendPid()} lets its notifier recognise the echo
  * of these announcements and skip it, so that a submission wakes a local dispatcher once, not twice.
+ *
+ * <p>Announcements go out only while another instance is alive (ADR 0040): an instance alone would pay a statement
+ * and a commit, and its own notifier's wake-up, for every few submissions, to tell nobody. Each heartbeat says whether
+ * another instance wrote one within {@code rescue-after} ({@link #others(boolean, long)}); an instance that starts
+ * says so at once with a {@linkplain #hello() hello}, an empty notification its first statement sends, so that those
+ * already running do not wait for their next heartbeat to learn of it. Until the first heartbeat, it sends.
  */
 final class Broadcaster {
 
@@ -41,6 +47,10 @@ final class Broadcaster {
     private volatile boolean stopping;
     /** The database session the announcements go out on; 0 while there is none. */
     private volatile int backendPid;
+    /** Whether another instance may listen. Written under {@code this}, with {@link #hellos}. */
+    private volatile boolean others = true;
+    /** Hellos heard from instances that started, so far. */
+    private long hellos;
 
     Broadcaster(DataSource dataSource, ThreadFactory threads) {
         this.dataSource = dataSource;
@@ -52,10 +62,36 @@ final class Broadcaster {
         thread.start();
     }
 
-    /** Queues {@code queues} for the next {@code NOTIFY}; never blocks. */
+    /** Queues {@code queues} for the next {@code NOTIFY}, unless no other instance is alive; never blocks. */
     void announce(Collection<String> queues) {
-        if (pending.addAll(queues)) {
+        if (others && pending.addAll(queues)) {
             LockSupport.unpark(thread);
+        }
+    }
+
+    /** Whether announcements go out now: another instance is alive, or none has been looked for yet. */
+    boolean others() {
+        return others;
+    }
+
+    /** Another instance said it started: announcements go out from now on. */
+    synchronized void hello() {
+        hellos++;
+        others = true;
+    }
+
+    /** The hellos heard so far. */
+    synchronized long hellos() {
+        return hellos;
+    }
+
+    /**
+     * What a heartbeat found: whether another instance is alive. A hello heard since the heartbeat began, when
+     * {@code hellosBefore} had been, came from an instance it may have missed: announcements go on then.
+     */
+    synchronized void others(boolean alive, long hellosBefore) {
+        if (alive || hellos == hellosBefore) {
+            others = alive;
         }
     }
 
@@ -75,6 +111,7 @@ final class Broadcaster {
         Connection connection = null;
         long sent = System.nanoTime() - SPACING_NANOS;
         try {
+            connection = sayHello();
             while (!stopping || !pending.isEmpty()) {
                 if (pending.isEmpty()) {
                     LockSupport.parkNanos(this, IDLE_PARK_NANOS);
@@ -112,6 +149,25 @@ final class Broadcaster {
         } finally {
             backendPid = 0;
             close(connection);
+        }
+    }
+
+    /**
+     * Tells the instances already running that this one started (an empty notification, {@link JobStore#hello});
+     * answers the connection, or null when it could not: they learn of this instance at their next heartbeat then.
+     */
+    private Connection sayHello() {
+        Connection connection = null;
+        try {
+            connection = dataSource.getConnection();
+            backendPid = connection.unwrap(PGConnection.class).getBackendPID();
+            JobStore.hello(new ConnectionSql(connection));
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.FINE, "Weir: could not tell the other instances that this one started; they will learn"
+                    + " of it at their next heartbeat", e);
+            backendPid = 0;
+            return close(connection);
         }
     }
 

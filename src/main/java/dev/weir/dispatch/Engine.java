@@ -121,7 +121,7 @@ public final class Engine {
         }
         this.broadcaster = new Broadcaster(parts.sessionDataSource(), parts.threads());
         this.notifier = new Notifier(parts.sessionDataSource(), this::wake, this::control, this::listeningBegan,
-                broadcaster::backendPid, parts.threads());
+                broadcaster::hello, broadcaster::backendPid, parts.threads());
     }
 
     private static String instanceName() {
@@ -327,6 +327,24 @@ public final class Engine {
     public void announce(java.util.Collection<String> queues) {
         queues.forEach(this::wake);
         broadcaster.announce(queues);
+    }
+
+    /** The hellos heard from instances that started, so far (ADR 0040). */
+    long hellos() {
+        return broadcaster.hellos();
+    }
+
+    /**
+     * Whether other instances are alive, as a heartbeat found that began when {@code hellosBefore} hellos had been
+     * heard: when none is, announcements go to nobody and the broadcaster sends none (ADR 0040).
+     */
+    void othersAlive(boolean alive, long hellosBefore) {
+        broadcaster.others(alive, hellosBefore);
+    }
+
+    /** Whether this instance sends its announcements to other instances now (ADR 0040). */
+    boolean broadcasting() {
+        return broadcaster.others();
     }
 
     /** Tells the queue's dispatcher on this instance, if any, that an operator paused or resumed it. */

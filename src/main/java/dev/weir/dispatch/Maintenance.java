@@ -116,12 +116,15 @@ final class Maintenance {
         releaseLeadership();
     }
 
-    /** Writes the heartbeat now (before the first claim, so a fresh instance is never taken for dead). */
+    /**
+     * Writes the heartbeat now (before the first claim, so a fresh instance is never taken for dead), and tells the
+     * engine whether another instance is alive: one that wrote a heartbeat within {@code rescue-after} (ADR 0040).
+     */
     void heartbeat() {
-        transactor.inNewTransaction(sql -> {
-            JobStore.heartbeat(sql, instance);
-            return null;
-        });
+        long hellos = engine.hellos();
+        boolean others = transactor.inNewTransaction(
+                sql -> JobStore.heartbeat(sql, instance, settings.rescueAfter().toMillis()));
+        engine.othersAlive(others, hellos);
     }
 
     private void run() {

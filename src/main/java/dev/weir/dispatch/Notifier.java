@@ -18,7 +18,8 @@ import org.postgresql.PGNotification;
  * jobs; on the same connection it listens on {@link JobStore#CONTROL_CHANNEL} and hands those payloads (an operator's
  * cancel of a running job, ADR 0021) to {@code onControl}. Notifications are a shortcut, not a guarantee (a pooler
  * may drop {@code LISTEN}, a reconnect misses what was sent meanwhile): every dispatcher also polls, and each time
- * listening begins (the first time too) all of them are woken once.
+ * listening begins (the first time too) all of them are woken once. A job notification with an empty payload names
+ * no queue: another instance says it started ({@code onHello}, ADR 0040).
  */
 final class Notifier {
 
@@ -29,6 +30,8 @@ final class Notifier {
     private final Consumer<String> onControl;
     /** Runs each time listening begins, the first time too. */
     private final Runnable onListening;
+    /** Runs when another instance says it started (ADR 0040). */
+    private final Runnable onHello;
     /** The database session whose job notifications are this instance's own announcements (0: none). */
     private final IntSupplier ownSession;
     private final Thread thread;
@@ -36,7 +39,8 @@ final class Notifier {
     private volatile boolean listening;
 
     Notifier(DataSource dataSource, Consumer<String> onQueue, Consumer<String> onControl, Runnable onListening,
-            IntSupplier ownSession, java.util.concurrent.ThreadFactory threads) {
+            Runnable onHello, IntSupplier ownSession, java.util.concurrent.ThreadFactory threads) {
+        this.onHello = onHello;
         this.ownSession = ownSession;
         this.dataSource = dataSource;
         this.onQueue = onQueue;
@@ -83,8 +87,12 @@ final class Notifier {
                                     onControl.accept(note.getParameter());
                                 } else if (note.getPID() != ownSession.getAsInt()) {
                                     // Not the echo of this instance's own announcement, whose dispatchers were woken
-                                    // when it was made.
-                                    onQueue.accept(note.getParameter());
+                                    // when it was made. An empty one names no queue: another instance started.
+                                    if (note.getParameter().isEmpty()) {
+                                        onHello.run();
+                                    } else {
+                                        onQueue.accept(note.getParameter());
+                                    }
                                 }
                             }
                         }

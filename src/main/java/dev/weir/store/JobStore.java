@@ -381,8 +381,20 @@ public final class JobStore {
         return rescued;
     }
 
-    public static void heartbeat(Sql sql, String instance) {
-        sql.update(Queries.INSTANCE_HEARTBEAT, instance);
+    /**
+     * Writes {@code instance}'s heartbeat; answers whether another instance wrote one within the last {@code aliveMs}
+     * (ADR 0040).
+     */
+    public static boolean heartbeat(Sql sql, String instance, long aliveMs) {
+        return Boolean.TRUE.equals(sql.query(Queries.INSTANCE_HEARTBEAT, instance, aliveMs).get(0)[0]);
+    }
+
+    /**
+     * Tells the instances already running that one has started: a notification on {@link #CHANNEL} with an empty
+     * payload, which names no queue (ADR 0040).
+     */
+    public static void hello(Sql sql) {
+        sql.query(Queries.INSTANCE_HELLO);
     }
 
     /** Forgets {@code instance}, and every instance silent for longer than {@code silentMs}. */

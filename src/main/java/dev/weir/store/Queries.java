@@ -41,6 +41,7 @@ final class Queries {
     static final String QUEUE_PAUSED = load("queue_paused");
     static final String QUEUE_SET_PAUSED = load("queue_set_paused");
     static final String INSTANCE_HEARTBEAT = load("instance_heartbeat");
+    static final String INSTANCE_HELLO = load("instance_hello");
     static final String INSTANCE_DELETE = load("instance_delete");
     static final String DATABASE_PROBE = load("database_probe");
     static final String TABLE_STATS = load("table_stats");

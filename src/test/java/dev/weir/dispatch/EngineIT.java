@@ -691,11 +691,72 @@ class EngineIT {
         Engine announcing = start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("a", 1));
         Engine serving = start(List.of(new DiagnosticHandlers.Noop()),
                 TestEngine.queue("b", 1).withPollInterval(Duration.ofSeconds(30)));
-        await().atMost(WAIT).until(serving::listening);
+        // The serving instance's hello, sent as it started, tells the announcing one that somebody listens.
+        await().atMost(WAIT).until(() -> serving.listening() && announcing.broadcasting());
         List<Long> ids = insert("b", "weir.noop", "{}", 2, 1);
         // The announcing instance has no dispatcher for b: only its NOTIFY can wake the other one before its poll.
         announcing.announce(List.of("b"));
         await().atMost(Duration.ofSeconds(5)).until(() -> job(ids.get(0)).state() == JobState.COMPLETED);
+    }
+
+    /**
+     * An instance alone sends no announcement, since nobody would hear it (ADR 0040); another instance's start turns
+     * its announcements on at once (the newcomer's hello, not the next heartbeat), and once that instance has stopped
+     * a heartbeat turns them off again.
+     */
+    @Test
+    void anInstanceAnnouncesToOthersOnlyWhileAnotherIsAlive() throws Exception {
+        tx.inNewTransaction(sql -> sql.update("DELETE FROM weir.instances"));
+        try (Connection listener = TestDatabase.dataSource().getConnection()) {
+            try (Statement s = listener.createStatement()) {
+                s.execute("LISTEN " + JobStore.CHANNEL);
+            }
+            try {
+                Engine alone = start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("a", 1));
+                assertFalse(alone.broadcasting(), "its first heartbeat found no other instance");
+                alone.announce(List.of("a"));
+                assertEquals(List.of(""), notifications(listener, Duration.ofSeconds(1)),
+                        "only its hello went out, not the announcement of a");
+                Engine other = start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("b", 1));
+                // Heartbeats come every 300 ms here: a wait far shorter than the heartbeat interval would tell
+                // the hello from the heartbeat, but that takes timing this machine cannot promise.
+                await().atMost(WAIT).until(alone::broadcasting);
+                alone.announce(List.of("a"));
+                List<String> heard = new ArrayList<>();
+                await().atMost(WAIT).until(() -> {
+                    heard.addAll(notifications(listener, Duration.ofMillis(100)));
+                    return heard.contains("a");
+                });
+                assertTrue(heard.contains(""), "the other instance said hello: " + heard);
+                other.drain(Duration.ofSeconds(2));
+                await().atMost(WAIT).until(() -> !alone.broadcasting());
+                notifications(listener, Duration.ofMillis(500));
+                alone.announce(List.of("a"));
+                assertEquals(List.of(), notifications(listener, Duration.ofSeconds(1)),
+                        "alone again, it announced nothing");
+            } finally {
+                try (Statement s = listener.createStatement()) {
+                    s.execute("UNLISTEN *");
+                }
+            }
+        }
+    }
+
+    /** The payloads of the notifications {@code listener} receives within {@code within}. */
+    private static List<String> notifications(Connection listener, Duration within) throws java.sql.SQLException {
+        org.postgresql.PGConnection pg = listener.unwrap(org.postgresql.PGConnection.class);
+        List<String> payloads = new ArrayList<>();
+        long end = System.nanoTime() + within.toNanos();
+        long left;
+        while ((left = (end - System.nanoTime()) / 1_000_000) > 0) {
+            org.postgresql.PGNotification[] notes = pg.getNotifications((int) left);
+            if (notes != null) {
+                for (org.postgresql.PGNotification n : notes) {
+                    payloads.add(n.getParameter());
+                }
+            }
+        }
+        return payloads;
     }
 
     /**

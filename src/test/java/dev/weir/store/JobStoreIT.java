@@ -425,13 +425,28 @@ class JobStoreIT {
     @Test
     void liveOwnerKeepsItsJobs() {
         long id = insert(1, "k").get(0);
-        tx.inNewTransaction(sql -> {
-            JobStore.heartbeat(sql, "alive");
-            return null;
-        });
+        tx.inNewTransaction(sql -> JobStore.heartbeat(sql, "alive", 60_000));
         tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 1, "alive", 60_000));
         assertEquals(Map.of(), tx.inNewTransaction(sql -> JobStore.rescue(sql, 60_000, 1000, 10)));
         assertEquals("running", state(id));
+    }
+
+    /** The heartbeat answers whether another instance wrote one within the window: its own does not count. */
+    @Test
+    void theHeartbeatTellsWhetherAnotherInstanceIsAlive() {
+        tx.inNewTransaction(sql -> sql.update("DELETE FROM weir.instances"));
+        assertFalse(heartbeat("me", 60_000), "alone");
+        assertFalse(heartbeat("me", 60_000), "its own earlier heartbeat");
+        tx.inNewTransaction(sql -> sql.update("INSERT INTO weir.instances (id, started_at, heartbeat_at)"
+                + " VALUES ('silent', now() - interval '10 minutes', now() - interval '2 minutes')"));
+        assertFalse(heartbeat("me", 60_000), "silent for longer than 60 s");
+        assertTrue(heartbeat("me", 180_000), "within 180 s");
+        assertTrue(heartbeat("other", 60_000), "me, a moment ago");
+        assertEquals(2, count("SELECT count(*) FROM weir.instances WHERE heartbeat_at > now() - interval '1 minute'"));
+    }
+
+    private boolean heartbeat(String instance, long aliveMs) {
+        return tx.inNewTransaction(sql -> JobStore.heartbeat(sql, instance, aliveMs));
     }
 
     @Test
