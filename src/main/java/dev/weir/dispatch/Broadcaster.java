@@ -131,8 +131,7 @@ final class Broadcaster {
                 }
                 try {
                     if (connection == null) {
-                        connection = dataSource.getConnection();
-                        backendPid = connection.unwrap(PGConnection.class).getBackendPID();
+                        connection = connect();
                     }
                     JobStore.announce(new ConnectionSql(connection), queues);
                 } catch (SQLException | RuntimeException e) {
@@ -159,8 +158,7 @@ final class Broadcaster {
     private Connection sayHello() {
         Connection connection = null;
         try {
-            connection = dataSource.getConnection();
-            backendPid = connection.unwrap(PGConnection.class).getBackendPID();
+            connection = connect();
             JobStore.hello(new ConnectionSql(connection));
             return connection;
         } catch (SQLException | RuntimeException e) {
@@ -168,6 +166,18 @@ final class Broadcaster {
                     + " of it at their next heartbeat", e);
             backendPid = 0;
             return close(connection);
+        }
+    }
+
+    /** A connection for the announcements; its session's process id is what the notifier skips as an echo. */
+    private Connection connect() throws SQLException {
+        Connection c = dataSource.getConnection();
+        try {
+            backendPid = c.unwrap(PGConnection.class).getBackendPID();
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            close(c);
+            throw e;
         }
     }
 

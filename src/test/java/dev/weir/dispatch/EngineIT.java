@@ -718,8 +718,7 @@ class EngineIT {
                 assertEquals(List.of(""), notifications(listener, Duration.ofSeconds(1)),
                         "only its hello went out, not the announcement of a");
                 Engine other = start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("b", 1));
-                // Heartbeats come every 300 ms here: a wait far shorter than the heartbeat interval would tell
-                // the hello from the heartbeat, but that takes timing this machine cannot promise.
+                // The hello or the next heartbeat (300 ms here) turns it on; the test below leaves the hello alone.
                 await().atMost(WAIT).until(alone::broadcasting);
                 alone.announce(List.of("a"));
                 List<String> heard = new ArrayList<>();
@@ -740,6 +739,23 @@ class EngineIT {
                 }
             }
         }
+    }
+
+    /**
+     * A starting instance's hello turns the announcements of one that believed itself alone on at once: with
+     * heartbeats 30 s apart, nothing else could within 10 s.
+     */
+    @Test
+    void aStartingInstancesHelloTurnsTheOthersAnnouncementsOn() {
+        tx.inNewTransaction(sql -> sql.update("DELETE FROM weir.instances"));
+        Engine alone = TestEngine.start(new WeirSettings(List.of(TestEngine.queue("a", 1)),
+                java.util.OptionalInt.empty(), Duration.ofSeconds(30), Duration.ofSeconds(120), Duration.ofSeconds(5),
+                false), List.of(new DiagnosticHandlers.Noop()));
+        engines.add(alone);
+        await().atMost(WAIT).until(alone::listening);
+        assertFalse(alone.broadcasting(), "its first heartbeat found no other instance");
+        start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("b", 1));
+        await().atMost(Duration.ofSeconds(10)).until(alone::broadcasting);
     }
 
     /** The payloads of the notifications {@code listener} receives within {@code within}. */
