@@ -33,7 +33,8 @@ import java.util.function.ToIntFunction;
  * has the next one wait for the callers it set free, but only until as many requests came in since as it held, so a
  * caller submitting again and again alone never waits: otherwise 16 such callers split into two halves that took
  * turns, each half's group starting as the other's ended, and the returning half always came too late (ADR 0030,
- * amendment "the callers of the last group").
+ * amendment "the callers of the last group"). Only the oldest waiting caller watches the time; the others sleep until
+ * a group takes them or they become the oldest (ADR 0030, amendment "one timed wait").
  *
  * <p>Failures keep each request's fate its own:
  * <ul>
@@ -192,8 +193,13 @@ public final class GroupCommit<R, A> {
                         long early = staggerNanos();
                         if (early <= 0) {
                             lead();
-                        } else {
+                        } else if (waiting.peekFirst() == slot) {
                             slot.turn.awaitNanos(early);
+                        } else {
+                            // Only the oldest waiting caller keeps the time: the others would all wake when it is
+                            // up, most of them already taken into the group it started. A leader that leaves callers
+                            // waiting, and a group's end, wake the oldest of them, so none is left behind.
+                            slot.turn.await();
                         }
                     } else {
                         slot.turn.await();
@@ -277,6 +283,10 @@ public final class GroupCommit<R, A> {
             taken += s.weight;
             gathering |= s.gathers;
             group.add(s);
+        }
+        if (!waiting.isEmpty()) {
+            // The new oldest waiting caller keeps the time now (it may start a group beside this one).
+            waiting.peekFirst().turn.signal();
         }
         running++;
         long started = nanoClock.getAsLong();

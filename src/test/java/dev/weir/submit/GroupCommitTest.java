@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -288,11 +290,22 @@ class GroupCommitTest {
     private static final class FakeClock implements LongSupplier {
         private final AtomicLong now = new AtomicLong(1_000_000_000L);
         private final AtomicInteger reads = new AtomicInteger();
+        /** The threads that read the clock since {@link #forgetReaders}. */
+        private final Set<Thread> readers = ConcurrentHashMap.newKeySet();
 
         @Override
         public long getAsLong() {
+            readers.add(Thread.currentThread());
             reads.incrementAndGet();
             return now.get();
+        }
+
+        void forgetReaders() {
+            readers.clear();
+        }
+
+        Set<Thread> readers() {
+            return Set.copyOf(readers);
         }
 
         void advance(long nanos) {
@@ -359,6 +372,32 @@ class GroupCommitTest {
     }
 
     @Test
+    void whenAGroupLeavesCallersWaitingTheOldestOfThemStartsTheNextOneBesideItInTime() throws Exception {
+        FakeClock clock = new FakeClock();
+        CountDownLatch gate = new CountDownLatch(1);
+        // Three groups at once, one request each: groups typically take 800 µs, so they start 266 µs apart.
+        GroupCommit<String, String> groups = new GroupCommit<>(3, 1, 1, r -> 1, r -> false,
+                timed(clock, TimeUnit.MICROSECONDS.toNanos(800), gate), clock);
+        assertEquals("SLOW", groups.run("slow"));
+        CompletableFuture<String> first = call(groups, "hold");
+        waitUntil(() -> runs.size() == 2);
+        CompletableFuture<String> second = call(groups, "hold");
+        waitUntil(() -> groups.waiting() == 1);
+        CompletableFuture<String> third = call(groups, "c");
+        waitUntil(() -> groups.waiting() == 2);
+        clock.advance(TimeUnit.MICROSECONDS.toNanos(400));
+        waitUntil(() -> runs.size() == 3);
+        assertEquals(List.of("hold"), runs.get(2), "the oldest waiting caller kept the time and led");
+        clock.advance(TimeUnit.MICROSECONDS.toNanos(400));
+        // "c" waited without a timeout while it was not the oldest: the group that took the oldest woke it.
+        assertEquals("C", third.get(10, TimeUnit.SECONDS), "a third group starts while the other two still run");
+        assertTrue(!first.isDone() && !second.isDone());
+        gate.countDown();
+        assertEquals("HOLD", first.get(10, TimeUnit.SECONDS));
+        assertEquals("HOLD", second.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
     void theStaggerIsCappedSoThatOneSlowGroupDoesNotHoldTheNextOnesBackForLong() throws Exception {
         Staged s = holdOneAndCallAnother(TimeUnit.SECONDS.toNanos(10));
         s.clock().advance(GroupCommit.MAX_STAGGER_NANOS);
@@ -409,6 +448,41 @@ class GroupCommitTest {
         assertEquals("Z", back.get(10, TimeUnit.SECONDS));
         assertEquals(List.of("x", "y", "z"), runs.get(2), "the caller that came back joined the waiting ones");
         assertEquals(3, runs.size());
+    }
+
+    @Test
+    void whileCallersGatherOnlyTheOldestWakesToLookAtTheTime() throws Exception {
+        FakeClock clock = new FakeClock();
+        CountDownLatch gate = new CountDownLatch(1);
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, 1, r -> 1, r -> r.startsWith("g"),
+                timed(clock, TimeUnit.MICROSECONDS.toNanos(800), gate), clock);
+        assertEquals("SLOW", groups.run("slow"));
+        CompletableFuture<String> held = call(groups, "hold");
+        waitUntil(() -> runs.size() == 2);
+        List<CompletableFuture<String>> gathering = new ArrayList<>();
+        for (String r : List.of("g1", "g2", "g3")) {
+            gathering.add(call(groups, r));
+            int queued = gathering.size();
+            waitUntil(() -> groups.waiting() == queued);
+        }
+        gate.countDown();
+        held.get(10, TimeUnit.SECONDS);
+        for (CompletableFuture<String> f : gathering) {
+            f.get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(List.of("g1", "g2", "g3"), runs.get(2));
+        // A group of three that gathers has ended and the clock stands still: two callers wait for a third.
+        CompletableFuture<String> x = call(groups, "x");
+        waitUntil(() -> groups.waiting() == 1);
+        CompletableFuture<String> y = call(groups, "y");
+        waitUntil(() -> groups.waiting() == 2);
+        clock.forgetReaders();
+        clock.awaitReads(5);
+        assertEquals(1, clock.readers().size(), "x keeps the time; y sleeps until a group takes it");
+        assertEquals("Z", groups.run("z"), "the third caller back starts the group");
+        assertEquals(List.of("x", "y", "z"), runs.get(3));
+        assertEquals("X", x.get(10, TimeUnit.SECONDS));
+        assertEquals("Y", y.get(10, TimeUnit.SECONDS));
     }
 
     @Test
