@@ -18,11 +18,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class GroupCommitTest {
 
@@ -210,7 +213,28 @@ class GroupCommitTest {
 
     @Test
     void manyCallersEachGetTheirOwnAnswer() throws Exception {
-        GroupCommit<String, String> groups = new GroupCommit<>(2, 7, r -> 1, upperCase(new CountDownLatch(0)));
+        manyCallers(new GroupCommit<>(2, 7, r -> 1, upperCase(new CountDownLatch(0))), 7);
+    }
+
+    /**
+     * Callers submitting again and again while groups gather, stagger and run beside each other, each group taking a
+     * little while: every call is answered (a caller left asleep with nobody to wake it would time out here).
+     */
+    @ParameterizedTest
+    @CsvSource({"2, 7, 3, true", "3, 4, 2, false", "3, 4, 1, true", "1, 16, 1, true"})
+    void manyCallersOfGroupsThatTakeTimeEachGetTheirOwnAnswer(int maxGroups, int maxWeight, int parallelWeight,
+            boolean gatherAll) throws Exception {
+        GroupCommit.Runner<String, String> slow = group -> {
+            runs.add(List.copyOf(group));
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100 + 50L * group.size()));
+            return group.stream().map(String::toUpperCase).toList();
+        };
+        // Unless all do, the requests of seven threads of sixteen gather: groups of both kinds follow one another.
+        manyCallers(new GroupCommit<>(maxGroups, maxWeight, parallelWeight, r -> 1,
+                r -> gatherAll || r.startsWith("t1"), slow), maxWeight);
+    }
+
+    private void manyCallers(GroupCommit<String, String> groups, int maxWeight) throws Exception {
         List<CompletableFuture<List<String>>> threads = new ArrayList<>();
         for (int t = 0; t < 16; t++) {
             int thread = t;
@@ -231,7 +255,7 @@ class GroupCommitTest {
         }
         assertEquals(16 * 500, groups.counts().requests());
         synchronized (runs) {
-            assertTrue(runs.stream().allMatch(g -> g.size() <= 7), "no group above its weight");
+            assertTrue(runs.stream().allMatch(g -> g.size() <= maxWeight), "no group above its weight");
         }
     }
 
