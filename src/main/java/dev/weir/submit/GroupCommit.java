@@ -33,8 +33,8 @@ import java.util.function.ToIntFunction;
  * has the next one wait for the callers it set free, but only until as many requests came in since as it held, so a
  * caller submitting again and again alone never waits: otherwise 16 such callers split into two halves that took
  * turns, each half's group starting as the other's ended, and the returning half always came too late (ADR 0030,
- * amendment "the callers of the last group"). Only the oldest waiting caller watches the time; the others sleep until
- * a group takes them or they become the oldest (ADR 0030, amendment "one timed wait").
+ * amendment "the callers of the last group"). In that wait only the oldest waiting caller watches the time; the others
+ * sleep until the group that ends it takes them (ADR 0030, amendment "one timed wait").
  *
  * <p>Failures keep each request's fate its own:
  * <ul>
@@ -193,12 +193,12 @@ public final class GroupCommit<R, A> {
                         long early = staggerNanos();
                         if (early <= 0) {
                             lead();
-                        } else if (waiting.peekFirst() == slot) {
+                        } else if (running > 0 || waiting.peekFirst() == slot) {
                             slot.turn.awaitNanos(early);
                         } else {
-                            // Only the oldest waiting caller keeps the time: the others would all wake when it is
-                            // up, most of them already taken into the group it started. A leader that leaves callers
-                            // waiting, and a group's end, wake the oldest of them, so none is left behind.
+                            // With none running, only the oldest waiting caller keeps the time. The others would all
+                            // wake when it is up, though the group that ends the wait takes every one of them: together
+                            // they weigh less than a full group, or the wait would have ended already.
                             slot.turn.await();
                         }
                     } else {
@@ -283,10 +283,6 @@ public final class GroupCommit<R, A> {
             taken += s.weight;
             gathering |= s.gathers;
             group.add(s);
-        }
-        if (!waiting.isEmpty()) {
-            // The new oldest waiting caller keeps the time now (it may start a group beside this one).
-            waiting.peekFirst().turn.signal();
         }
         running++;
         long started = nanoClock.getAsLong();

@@ -396,7 +396,7 @@ class GroupCommitTest {
     }
 
     @Test
-    void whenAGroupLeavesCallersWaitingTheOldestOfThemStartsTheNextOneBesideItInTime() throws Exception {
+    void whenALeaderLeavesCallersWaitingBesideARunningGroupTheNextStartsInTime() throws Exception {
         FakeClock clock = new FakeClock();
         CountDownLatch gate = new CountDownLatch(1);
         // Three groups at once, one request each: groups typically take 800 µs, so they start 266 µs apart.
@@ -413,7 +413,7 @@ class GroupCommitTest {
         waitUntil(() -> runs.size() == 3);
         assertEquals(List.of("hold"), runs.get(2), "the oldest waiting caller kept the time and led");
         clock.advance(TimeUnit.MICROSECONDS.toNanos(400));
-        // "c" waited without a timeout while it was not the oldest: the group that took the oldest woke it.
+        // Beside running groups every waiting caller keeps the time: the one that led left "c" waiting.
         assertEquals("C", third.get(10, TimeUnit.SECONDS), "a third group starts while the other two still run");
         assertTrue(!first.isDone() && !second.isDone());
         gate.countDown();
