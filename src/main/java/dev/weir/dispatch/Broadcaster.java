@@ -137,8 +137,7 @@ final class Broadcaster {
                 } catch (SQLException | RuntimeException e) {
                     LOG.log(Level.FINE, "Weir: could not announce new jobs in " + queues
                             + " to other instances; they will find them at their next poll", e);
-                    backendPid = 0;
-                    connection = close(connection);
+                    connection = disconnect(connection);
                     if (stopping) {
                         return;
                     }
@@ -146,8 +145,7 @@ final class Broadcaster {
                 }
             }
         } finally {
-            backendPid = 0;
-            close(connection);
+            disconnect(connection);
         }
     }
 
@@ -164,8 +162,7 @@ final class Broadcaster {
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.FINE, "Weir: could not tell the other instances that this one started; they will learn"
                     + " of it at their next heartbeat", e);
-            backendPid = 0;
-            return close(connection);
+            return disconnect(connection);
         }
     }
 
@@ -176,12 +173,14 @@ final class Broadcaster {
             backendPid = c.unwrap(PGConnection.class).getBackendPID();
             return c;
         } catch (SQLException | RuntimeException e) {
-            close(c);
+            disconnect(c);
             throw e;
         }
     }
 
-    private static Connection close(Connection c) {
+    /** Closes the announcements' connection (if any): there is no session to skip the echo of until the next. */
+    private Connection disconnect(Connection c) {
+        backendPid = 0;
         if (c != null) {
             try {
                 c.close();

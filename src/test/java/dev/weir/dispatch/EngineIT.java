@@ -25,11 +25,13 @@ import dev.weir.testing.JdbcTransactor;
 import dev.weir.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,6 +42,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 /** The whole engine — dispatchers, runner, completer, notifier, maintenance — against a real PostgreSQL. */
 @ExtendWith(TestDatabase.class)
@@ -73,7 +77,17 @@ class EngineIT {
     }
 
     private Engine start(List<JobHandler<?>> handlers, QueueSettings... queues) {
-        Engine e = TestEngine.start(TestEngine.settings(queues), handlers);
+        return start(TestEngine.settings(queues), handlers);
+    }
+
+    /** Settings whose heartbeat (and what rides on it) comes only every 30 s: within 10 s, something else did it. */
+    private static WeirSettings heartbeatsEvery30s(QueueSettings queue) {
+        return new WeirSettings(List.of(queue), OptionalInt.empty(), Duration.ofSeconds(30), Duration.ofSeconds(120),
+                Duration.ofSeconds(5), false);
+    }
+
+    private Engine start(WeirSettings settings, List<JobHandler<?>> handlers) {
+        Engine e = TestEngine.start(settings, handlers);
         engines.add(e);
         return e;
     }
@@ -748,10 +762,7 @@ class EngineIT {
     @Test
     void aStartingInstancesHelloTurnsTheOthersAnnouncementsOn() {
         tx.inNewTransaction(sql -> sql.update("DELETE FROM weir.instances"));
-        Engine alone = TestEngine.start(new WeirSettings(List.of(TestEngine.queue("a", 1)),
-                java.util.OptionalInt.empty(), Duration.ofSeconds(30), Duration.ofSeconds(120), Duration.ofSeconds(5),
-                false), List.of(new DiagnosticHandlers.Noop()));
-        engines.add(alone);
+        Engine alone = start(heartbeatsEvery30s(TestEngine.queue("a", 1)), List.of(new DiagnosticHandlers.Noop()));
         await().atMost(WAIT).until(alone::listening);
         assertFalse(alone.broadcasting(), "its first heartbeat found no other instance");
         start(List.of(new DiagnosticHandlers.Noop()), TestEngine.queue("b", 1));
@@ -759,15 +770,15 @@ class EngineIT {
     }
 
     /** The payloads of the notifications {@code listener} receives within {@code within}. */
-    private static List<String> notifications(Connection listener, Duration within) throws java.sql.SQLException {
-        org.postgresql.PGConnection pg = listener.unwrap(org.postgresql.PGConnection.class);
+    private static List<String> notifications(Connection listener, Duration within) throws SQLException {
+        PGConnection pg = listener.unwrap(PGConnection.class);
         List<String> payloads = new ArrayList<>();
         long end = System.nanoTime() + within.toNanos();
         long left;
         while ((left = (end - System.nanoTime()) / 1_000_000) > 0) {
-            org.postgresql.PGNotification[] notes = pg.getNotifications((int) left);
+            PGNotification[] notes = pg.getNotifications((int) left);
             if (notes != null) {
-                for (org.postgresql.PGNotification n : notes) {
+                for (PGNotification n : notes) {
                     payloads.add(n.getParameter());
                 }
             }
@@ -962,10 +973,8 @@ class EngineIT {
     @Test
     void anOperatorsCancelArrivesAtOnceThroughTheControlChannel() {
         // Heartbeats (and so the fallback look for cancel requests) only every 30 s: within 10 s only NOTIFY can do it.
-        Engine e = TestEngine.start(new dev.weir.config.WeirSettings(List.of(TestEngine.queue("default", 4)),
-                java.util.OptionalInt.empty(), Duration.ofSeconds(30), Duration.ofSeconds(120), Duration.ofSeconds(5),
-                false), List.of(new dev.weir.diagnostics.DiagnosticHandlers.AwaitCancel()));
-        engines.add(e);
+        Engine e = start(heartbeatsEvery30s(TestEngine.queue("default", 4)),
+                List.of(new DiagnosticHandlers.AwaitCancel()));
         long id = submit("weir.await-cancel", "{}", 5);
         await().atMost(WAIT).until(() -> job(id).state() == JobState.RUNNING);
         long asked = System.nanoTime();

@@ -96,9 +96,7 @@ class GroupCommitTest {
         waitUntil(() -> runs.size() == 1);
         List<CompletableFuture<String>> later = new ArrayList<>();
         for (String r : List.of("aa", "bb", "cc", "dddddd")) {
-            later.add(call(groups, r));
-            int queued = later.size();
-            waitUntil(() -> groups.waiting() == queued);
+            later.add(queued(groups, r, later.size() + 1));
         }
         gate.countDown();
         blocker.get(10, TimeUnit.SECONDS);
@@ -202,8 +200,7 @@ class GroupCommitTest {
         waitUntil(() -> runs.size() == 1);
         CompletableFuture<String> b = call(groups, "b");
         waitUntil(() -> runs.size() == 2);
-        CompletableFuture<String> c = call(groups, "c");
-        waitUntil(() -> groups.waiting() == 1);
+        CompletableFuture<String> c = queued(groups, "c", 1);
         assertEquals(2, runs.size(), "a third group waits for one of the two running");
         gate.countDown();
         assertEquals(List.of("a", "b", "c"), List.of(a.get(10, TimeUnit.SECONDS), b.get(10, TimeUnit.SECONDS),
@@ -267,9 +264,7 @@ class GroupCommitTest {
         waitUntil(() -> runs.size() == 1);
         List<CompletableFuture<String>> later = new ArrayList<>();
         for (String r : List.of("b", "c")) {
-            later.add(call(groups, r));
-            int queued = later.size();
-            waitUntil(() -> groups.waiting() == queued);
+            later.add(queued(groups, r, later.size() + 1));
         }
         // A caller decides under the lock as it queues: had "b" or "c" led, it would have left the queue at once.
         assertEquals(1, runs.size(), "a second place is free, but two waiting requests weigh less than three");
@@ -292,8 +287,7 @@ class GroupCommitTest {
         GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 3, r -> 1, upperCase(gate));
         CompletableFuture<String> first = call(groups, "a");
         waitUntil(() -> runs.size() == 1);
-        CompletableFuture<String> second = call(groups, "b");
-        waitUntil(() -> groups.waiting() == 1);
+        CompletableFuture<String> second = queued(groups, "b", 1);
         gate.countDown();
         assertEquals("A", first.get(10, TimeUnit.SECONDS));
         assertEquals("B", second.get(10, TimeUnit.SECONDS));
@@ -361,6 +355,25 @@ class GroupCommitTest {
     }
 
     /**
+     * Runs {@code "slow"} alone, so that groups typically take as long as it moved the clock on, then starts a group of
+     * {@code "hold"} (a {@link #timed} runner's, held until its gate opens); answers that call.
+     */
+    private CompletableFuture<String> slowThenHold(GroupCommit<String, String> groups) throws InterruptedException {
+        assertEquals("SLOW", groups.run("slow"), "a caller alone runs at once: nothing runs, nothing to stagger");
+        CompletableFuture<String> held = call(groups, "hold");
+        waitUntil(() -> runs.size() == 2);
+        return held;
+    }
+
+    /** Calls {@code request} and returns once it waits, the {@code n}-th waiting request. */
+    private CompletableFuture<String> queued(GroupCommit<String, String> groups, String request, int n)
+            throws InterruptedException {
+        CompletableFuture<String> call = call(groups, request);
+        waitUntil(() -> groups.waiting() == n);
+        return call;
+    }
+
+    /**
      * A group {@code "hold"} running, after a first group made groups typically take {@code slowNanos}, and
      * {@code "b"} waiting to lead the next one.
      */
@@ -373,12 +386,8 @@ class GroupCommitTest {
         CountDownLatch gate = new CountDownLatch(1);
         GroupCommit<String, String> groups = new GroupCommit<>(2, 10, 1, r -> 1, r -> false,
                 timed(clock, slowNanos, gate), clock);
-        assertEquals("SLOW", groups.run("slow"), "a caller alone runs at once: nothing runs, nothing to stagger");
-        CompletableFuture<String> held = call(groups, "hold");
-        waitUntil(() -> runs.size() == 2);
-        CompletableFuture<String> next = call(groups, "b");
-        waitUntil(() -> groups.waiting() == 1);
-        return new Staged(clock, gate, held, next);
+        CompletableFuture<String> held = slowThenHold(groups);
+        return new Staged(clock, gate, held, queued(groups, "b", 1));
     }
 
     @Test
@@ -402,13 +411,9 @@ class GroupCommitTest {
         // Three groups at once, one request each: groups typically take 800 µs, so they start 266 µs apart.
         GroupCommit<String, String> groups = new GroupCommit<>(3, 1, 1, r -> 1, r -> false,
                 timed(clock, TimeUnit.MICROSECONDS.toNanos(800), gate), clock);
-        assertEquals("SLOW", groups.run("slow"));
-        CompletableFuture<String> first = call(groups, "hold");
-        waitUntil(() -> runs.size() == 2);
-        CompletableFuture<String> second = call(groups, "hold");
-        waitUntil(() -> groups.waiting() == 1);
-        CompletableFuture<String> third = call(groups, "c");
-        waitUntil(() -> groups.waiting() == 2);
+        CompletableFuture<String> first = slowThenHold(groups);
+        CompletableFuture<String> second = queued(groups, "hold", 1);
+        CompletableFuture<String> third = queued(groups, "c", 2);
         clock.advance(TimeUnit.MICROSECONDS.toNanos(400));
         waitUntil(() -> runs.size() == 3);
         assertEquals(List.of("hold"), runs.get(2), "the oldest waiting caller kept the time and led");
@@ -443,13 +448,9 @@ class GroupCommitTest {
         CountDownLatch gate = new CountDownLatch(1);
         GroupCommit<String, String> groups = new GroupCommit<>(1, 10, 1, r -> 1, gathers,
                 timed(clock, TimeUnit.MICROSECONDS.toNanos(800), gate), clock);
-        assertEquals("SLOW", groups.run("slow"));
-        CompletableFuture<String> held = call(groups, "hold");
-        waitUntil(() -> runs.size() == 2);
-        CompletableFuture<String> x = call(groups, "x");
-        waitUntil(() -> groups.waiting() == 1);
-        CompletableFuture<String> y = call(groups, "y");
-        waitUntil(() -> groups.waiting() == 2);
+        CompletableFuture<String> held = slowThenHold(groups);
+        CompletableFuture<String> x = queued(groups, "x", 1);
+        CompletableFuture<String> y = queued(groups, "y", 2);
         gate.countDown();
         assertEquals("HOLD", held.get(10, TimeUnit.SECONDS));
         return new Gathering(groups, clock, x, y);
@@ -480,14 +481,10 @@ class GroupCommitTest {
         CountDownLatch gate = new CountDownLatch(1);
         GroupCommit<String, String> groups = new GroupCommit<>(1, 10, 1, r -> 1, r -> r.startsWith("g"),
                 timed(clock, TimeUnit.MICROSECONDS.toNanos(800), gate), clock);
-        assertEquals("SLOW", groups.run("slow"));
-        CompletableFuture<String> held = call(groups, "hold");
-        waitUntil(() -> runs.size() == 2);
+        CompletableFuture<String> held = slowThenHold(groups);
         List<CompletableFuture<String>> gathering = new ArrayList<>();
         for (String r : List.of("g1", "g2", "g3")) {
-            gathering.add(call(groups, r));
-            int queued = gathering.size();
-            waitUntil(() -> groups.waiting() == queued);
+            gathering.add(queued(groups, r, gathering.size() + 1));
         }
         gate.countDown();
         held.get(10, TimeUnit.SECONDS);
@@ -496,10 +493,8 @@ class GroupCommitTest {
         }
         assertEquals(List.of("g1", "g2", "g3"), runs.get(2));
         // A group of three that gathers has ended and the clock stands still: two callers wait for a third.
-        CompletableFuture<String> x = call(groups, "x");
-        waitUntil(() -> groups.waiting() == 1);
-        CompletableFuture<String> y = call(groups, "y");
-        waitUntil(() -> groups.waiting() == 2);
+        CompletableFuture<String> x = queued(groups, "x", 1);
+        CompletableFuture<String> y = queued(groups, "y", 2);
         clock.forgetReaders();
         clock.awaitReads(5);
         assertEquals(1, clock.readers().size(), "x keeps the time; y sleeps until a group takes it");
