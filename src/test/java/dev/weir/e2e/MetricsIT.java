@@ -135,6 +135,9 @@ class MetricsIT {
         assertTrue(after.stream().anyMatch(s -> s.name().equals("weir_job_pickup_seconds_bucket")
                 && has(s, noop) && s.labels().get("le").startsWith("0.25")), "configured buckets: " + after.stream()
                 .filter(s -> s.name().equals("weir_job_pickup_seconds_bucket") && has(s, noop)).toList());
+        // No client-side percentiles (ADR 0022): a timer with them has series with a quantile label.
+        assertEquals(List.of(), after.stream().filter(s -> s.name().startsWith("weir_job_")
+                && s.labels().containsKey("quantile")).toList(), "no quantiles on Weir's timers");
     }
 
     /** ADR 0022, amendment: Liberty's pool statistics are kept, its per-request HTTP timers are not collected. */
