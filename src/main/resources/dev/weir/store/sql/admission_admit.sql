@@ -3,8 +3,9 @@
 -- slots can be had, inserts nothing. Never waits: slots locked by other open transactions are skipped.
 -- With ?5 true the jobs are independent submissions of one job each (a group commit's, ADR 0030): as many of them
 -- as slots could be taken are admitted, the first in ?1's order; the caller submits the rest one by one.
--- ?1: the jobs, as job_insert.sql takes them (every one of queue ?2); ?2: the queue; ?3: k, the number of jobs;
--- ?4: the slot to start at; ?5: each job on its own (true) or all or nothing (false).
+-- ?1: the jobs, a JSON array of objects (kind, queue, args, priority, max_attempts, run_at), every one of queue ?2;
+-- ?2: the queue; ?3: k, the number of jobs; ?4: the slot to start at; ?5: each job on its own (true) or all or
+-- nothing (false).
 -- {window}: how many slots to look at, more than k (the caller widens it when it ran out). Written into the text,
 -- a power of two, not bound: with a bound limit PostgreSQL's generic plan reckons on thousands of slots, each with a
 -- probe, so its default plan choice planned the statement afresh at every execution (ADR 0038).
@@ -22,14 +23,14 @@ WITH input AS (
 -- for the same few, and find the slots taken longest ago just ahead. Both halves read the primary key in order; the
 -- second runs only when the first falls short.
 window_slots AS (
-    (SELECT slot, job_id, assigned_at
+    (SELECT ctid AS tid, slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
        AND slot >= ?4
      ORDER BY slot
      LIMIT {window})
     UNION ALL
-    (SELECT slot, job_id, assigned_at
+    (SELECT ctid AS tid, slot, job_id, assigned_at
      FROM weir.admission_slots
      WHERE queue = ?2
        AND slot < ?4
@@ -42,7 +43,7 @@ window_slots AS (
 -- probe per slot of the window: joined to weir.jobs instead, the planner hashed the whole table whenever its
 -- statistics said the table was small (a server without autovacuum), a cost that grew with the table.
 candidate AS (
-    SELECT o.slot, o.job_id, o.assigned_at
+    SELECT o.tid, o.slot, o.job_id, o.assigned_at
     FROM window_slots AS o
     WHERE coalesce((SELECT j.state FROM weir.jobs AS j WHERE j.id = o.job_id), 'completed')
           IN ('completed', 'cancelled', 'discarded')
@@ -59,15 +60,19 @@ enough AS (
 -- assigned_at: ADR 0021). (Re-checking the join instead would be wrong: the re-check keeps the old job row, so a
 -- new job_id would meet no job and look free.) Each slot is locked by a lateral subquery of its own, so the slots are
 -- taken in the window's order, the first free ones from ?4 on, whatever plan the join would otherwise get: the
--- submitter's cursor relies on it (ADR 0011, amendment "a cursor instead of a random start").
+-- submitter's cursor relies on it (ADR 0011, amendment "a cursor instead of a random start"). The slot is found again
+-- by the row version the window read (its ctid), not by a second descent of the primary key: a version stays where it
+-- is while a snapshot can see it. One that another transaction replaced or deleted since fails the ctid's re-check
+-- and is passed over, as the re-check of job_id and assigned_at passes over one taken or given back meanwhile (a slot
+-- rewritten unchanged, which nothing in Weir does, would wait for the next admission). The update below finds the
+-- locked versions by their ctid in turn (ADR 0011, amendment "slots found by their row version").
 taken AS (
-    SELECT s.slot
+    SELECT s.slot, s.tid
     FROM candidate AS c
     CROSS JOIN LATERAL (
-        SELECT l.slot
+        SELECT l.slot, l.ctid AS tid
         FROM weir.admission_slots AS l
-        WHERE l.queue = ?2
-          AND l.slot = c.slot
+        WHERE l.ctid = c.tid
           AND l.job_id IS NOT DISTINCT FROM c.job_id
           AND l.assigned_at = c.assigned_at
         FOR UPDATE SKIP LOCKED) AS s
@@ -84,15 +89,14 @@ inserted AS (
     LIMIT (SELECT count(*) FROM taken)
     RETURNING id, state, queue
 ),
+-- The slots in slot order meet the jobs in id order, pair by pair (unnest of two arrays zips them).
 assigned AS (
     UPDATE weir.admission_slots AS s
     SET job_id      = pair.id,
         assigned_at = now()
-    FROM (SELECT t.slot, i.id
-          FROM (SELECT slot, row_number() OVER (ORDER BY slot) AS n FROM taken) AS t
-          JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM inserted) AS i USING (n)) AS pair
-    WHERE s.queue = ?2
-      AND s.slot = pair.slot
+    FROM unnest(ARRAY(SELECT tid FROM taken ORDER BY slot), ARRAY(SELECT id FROM inserted ORDER BY id))
+         AS pair(tid, id)
+    WHERE s.ctid = pair.tid
 )
 SELECT id, state, queue, NULL::bigint AS free, NULL::bigint AS taken, NULL::bigint AS looked
 FROM inserted
