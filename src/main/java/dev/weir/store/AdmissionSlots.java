@@ -3,6 +3,7 @@ package dev.weir.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,12 +120,12 @@ public final class AdmissionSlots {
      */
     public static Result admit(Sql sql, String queue, List<NewJob> jobs, SlotCursor cursor) {
         int k = jobs.size();
-        String json = JobStore.json(jobs);
+        Object[] columns = JobStore.columns(jobs);
         long window = firstWindow(k);
         long position = cursor.reserve(k);
         int start = cursor.slotAt(position);
         while (true) {
-            List<Object[]> rows = sql.query(ADMIT.text(window), json, queue, k, start, false);
+            List<Object[]> rows = admitStatement(sql, window, columns, queue, k, start, false);
             Object[] first = rows.get(0);
             if (first[0] != null) {
                 return new Result(inserted(rows), null, 0, 0);
@@ -152,13 +153,24 @@ public final class AdmissionSlots {
         int k = jobs.size();
         long window = firstWindow(k);
         long position = cursor.reserve(k);
-        List<Object[]> rows = sql.query(ADMIT.text(window), JobStore.json(jobs), queue, k, cursor.slotAt(position),
+        List<Object[]> rows = admitStatement(sql, window, JobStore.columns(jobs), queue, k, cursor.slotAt(position),
                 true);
         List<JobStore.Inserted> inserted = rows.get(0)[0] == null ? List.of() : inserted(rows);
         if (inserted.size() < k) {
             cursor.skip(position, window);
         }
         return inserted;
+    }
+
+    /** Runs admission_admit.sql: the jobs' {@linkplain JobStore#columns columns}, then its other parameters. */
+    private static List<Object[]> admitStatement(Sql sql, long window, Object[] columns, String queue, int k,
+            int start, boolean each) {
+        Object[] params = Arrays.copyOf(columns, columns.length + 4);
+        params[columns.length] = queue;
+        params[columns.length + 1] = k;
+        params[columns.length + 2] = start;
+        params[columns.length + 3] = each;
+        return sql.query(ADMIT.text(window), params);
     }
 
     /**

@@ -71,11 +71,7 @@ public final class JobStore {
                 ? sql.query(Queries.JOB_INSERT_UNIFORM, first.kind(), first.queue(), first.priority(),
                         first.maxAttempts(), first.runAt() == null ? "" : first.runAt().toString(),
                         PgArrays.literal(jobs, NewJob::argsJson))
-                : sql.query(Queries.JOB_INSERT, PgArrays.literal(jobs, NewJob::kind),
-                        PgArrays.literal(jobs, NewJob::queue), PgArrays.literal(jobs, NewJob::argsJson),
-                        PgArrays.literal(jobs, j -> Integer.toString(j.priority())),
-                        PgArrays.literal(jobs, j -> Integer.toString(j.maxAttempts())),
-                        PgArrays.literal(jobs, j -> j.runAt() == null ? null : j.runAt().toString()));
+                : sql.query(Queries.JOB_INSERT, columns(jobs));
         List<Inserted> inserted = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
             inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
@@ -98,7 +94,18 @@ public final class JobStore {
         return true;
     }
 
-    /** The jobs as the JSON array admission_admit.sql takes. */
+    /**
+     * The jobs column by column, as job_insert.sql and admission_admit.sql take them: six array literals of one length
+     * (kinds, queues, args, priorities, max attempts, run_at or null for now).
+     */
+    static Object[] columns(List<NewJob> jobs) {
+        return new Object[] {PgArrays.literal(jobs, NewJob::kind), PgArrays.literal(jobs, NewJob::queue),
+                PgArrays.literal(jobs, NewJob::argsJson), PgArrays.literal(jobs, j -> Integer.toString(j.priority())),
+                PgArrays.literal(jobs, j -> Integer.toString(j.maxAttempts())),
+                PgArrays.literal(jobs, j -> j.runAt() == null ? null : j.runAt().toString())};
+    }
+
+    /** The jobs as the JSON array job_insert_unique.sql takes. */
     static String json(List<NewJob> jobs) {
         StringBuilder json = new StringBuilder(jobs.size() * 96).append('[');
         for (NewJob job : jobs) {
