@@ -100,8 +100,8 @@ public final class JobStore {
      */
     static Object[] columns(List<NewJob> jobs) {
         return new Object[] {PgArrays.literal(jobs, NewJob::kind), PgArrays.literal(jobs, NewJob::queue),
-                PgArrays.literal(jobs, NewJob::argsJson), PgArrays.literal(jobs, j -> Integer.toString(j.priority())),
-                PgArrays.literal(jobs, j -> Integer.toString(j.maxAttempts())),
+                PgArrays.literal(jobs, NewJob::argsJson), PgArrays.longs(jobs, NewJob::priority),
+                PgArrays.longs(jobs, NewJob::maxAttempts),
                 PgArrays.literal(jobs, j -> j.runAt() == null ? null : j.runAt().toString())};
     }
 
@@ -225,11 +225,10 @@ public final class JobStore {
                 throw new IllegalArgumentException("the claims of one turn are for one owner: " + claims);
             }
         }
-        List<Object[]> rows = sql.query(Queries.JOB_TURN, PgArrays.literal(outcomes, f -> Long.toString(f.id())),
-                PgArrays.literal(outcomes, f -> Long.toString(f.lease())),
-                PgArrays.literal(outcomes, f -> f.state().dbName()),
-                PgArrays.literal(outcomes, f -> Long.toString(f.delayMs())), PgArrays.literal(outcomes, Finish::error),
-                PgArrays.literal(outcomes, f -> Boolean.toString(f.refund())), claimsJson(wanted), owner);
+        List<Object[]> rows = sql.query(Queries.JOB_TURN, PgArrays.longs(outcomes, Finish::id),
+                PgArrays.longs(outcomes, Finish::lease), PgArrays.literal(outcomes, f -> f.state().dbName()),
+                PgArrays.longs(outcomes, Finish::delayMs), PgArrays.literal(outcomes, Finish::error),
+                PgArrays.booleans(outcomes, Finish::refund), claimsJson(wanted), owner);
         Map<Long, JobState> finished = new HashMap<>(rows.size() * 2);
         List<ClaimedJob> jobs = new ArrayList<>(rows.size());
         for (Object[] row : rows) {

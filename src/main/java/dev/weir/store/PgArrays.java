@@ -1,12 +1,16 @@
 package dev.weir.store;
 
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * PostgreSQL array literals ({@code {"a","b",NULL}}), for passing a column of values as one text parameter that the
  * statement casts to an array and unnests: cheaper for PostgreSQL to take apart than a JSON document of the same rows
- * (ADR 0030). Every element is quoted, so that any text survives; a null element is SQL {@code NULL}.
+ * (ADR 0030). A text element is quoted, so that any text survives; a null element is SQL {@code NULL}. Numbers and
+ * booleans need no quotes, and are written straight into the literal.
  */
 public final class PgArrays {
 
@@ -34,6 +38,28 @@ public final class PgArrays {
                 out.append(c);
             }
             out.append('"');
+        }
+        return out.append('}').toString();
+    }
+
+    /** The literal of {@code values} as whole numbers ({@code bigint[]}, {@code integer[]}, …), none of them null. */
+    public static <T> String longs(List<T> values, ToLongFunction<T> element) {
+        return bare(values, 12, (out, value) -> out.append(element.applyAsLong(value)));
+    }
+
+    /** The literal of {@code values} as booleans ({@code boolean[]}), none of them null. */
+    public static <T> String booleans(List<T> values, Predicate<T> element) {
+        return bare(values, 2, (out, value) -> out.append(element.test(value) ? 't' : 'f'));
+    }
+
+    /** A literal whose elements need no quotes: each appended as {@code element} writes it. */
+    private static <T> String bare(List<T> values, int charsEach, BiConsumer<StringBuilder, T> element) {
+        StringBuilder out = new StringBuilder(values.size() * charsEach + 2).append('{');
+        for (T value : values) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            element.accept(out, value);
         }
         return out.append('}').toString();
     }

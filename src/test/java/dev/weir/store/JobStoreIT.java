@@ -278,6 +278,36 @@ class JobStoreIT {
         assertEquals(2, late.claimed().get(0).attempt());
     }
 
+    /**
+     * A turn notifies the queue of an outcome that made its job available again, and of two outcomes for one job (an
+     * earlier attempt's, late, and the running one's) takes the one whose lease is current.
+     */
+    @Test
+    void aTurnNotifiesTheQueueOfARetryAndTellsEachOutcomeOfAJobApartByItsLease() throws Exception {
+        insert(2, "k");
+        List<ClaimedJob> running = tx.inNewTransaction(sql -> JobStore.claim(sql, "default", 2, "me", 60_000));
+        ClaimedJob retried = running.get(0);
+        ClaimedJob done = running.get(1);
+        try (Connection listener = TestDatabase.dataSource().getConnection();
+                Statement s = listener.createStatement()) {
+            s.execute("LISTEN weir_jobs");
+            JobStore.Turn turn = tx.alone(sql -> JobStore.turn(sql, List.of(
+                    // A late outcome of an earlier attempt of the same job, beside the one that applies.
+                    new Finish(done.id(), done.lease() - 1, JobState.DISCARDED, 0, "stale", false),
+                    new Finish(done.id(), done.lease(), JobState.COMPLETED, 0, null, false),
+                    new Finish(retried.id(), retried.lease(), JobState.AVAILABLE, 0, "again", false)),
+                    List.of()));
+            assertEquals(Map.of(done.id(), JobState.COMPLETED, retried.id(), JobState.AVAILABLE), turn.finished());
+            s.execute("SELECT 1"); // notifications arrive with the answer of a statement
+            org.postgresql.PGNotification[] notes = listener.unwrap(org.postgresql.PGConnection.class)
+                    .getNotifications(10_000);
+            assertTrue(notes != null && notes.length == 1 && notes[0].getParameter().equals("default"),
+                    "one notification for the queue default: " + Arrays.toString(notes));
+        }
+        assertEquals("completed", state(done.id()));
+        assertEquals("available", state(retried.id()));
+    }
+
     @Test
     void aTurnClaimsInSeveralQueuesAtOnceEachUpToItsLimitAfterItsOwnKeyWithItsOwnDeadline() {
         List<NewJob> jobs = new ArrayList<>();

@@ -25,4 +25,12 @@ class PgArraysTest {
     void rendersEachElementWithTheGivenFunction() {
         assertEquals("{\"1\",\"20\"}", PgArrays.literal(List.of(1, 20), i -> Integer.toString(i)));
     }
+
+    @Test
+    void writesNumbersAndBooleansBare() {
+        assertEquals("{1,-20,9223372036854775807}", PgArrays.longs(List.of(1L, -20L, Long.MAX_VALUE), Long::longValue));
+        assertEquals("{t,f,t}", PgArrays.booleans(List.of(true, false, true), Boolean::booleanValue));
+        assertEquals("{}", PgArrays.longs(List.<Long>of(), Long::longValue));
+        assertEquals("{}", PgArrays.booleans(List.<Boolean>of(), Boolean::booleanValue));
+    }
 }
