@@ -31,6 +31,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 /** Weir's statements against a real PostgreSQL, without a server. */
 @ExtendWith(TestDatabase.class)
@@ -299,8 +301,7 @@ class JobStoreIT {
                     List.of()));
             assertEquals(Map.of(done.id(), JobState.COMPLETED, retried.id(), JobState.AVAILABLE), turn.finished());
             s.execute("SELECT 1"); // notifications arrive with the answer of a statement
-            org.postgresql.PGNotification[] notes = listener.unwrap(org.postgresql.PGConnection.class)
-                    .getNotifications(10_000);
+            PGNotification[] notes = listener.unwrap(PGConnection.class).getNotifications(10_000);
             assertTrue(notes != null && notes.length == 1 && notes[0].getParameter().equals("default"),
                     "one notification for the queue default: " + Arrays.toString(notes));
         }
