@@ -40,7 +40,7 @@ record Options(List<String> scenarios, Path ceiling, int ceilingClients, int cei
               --no-ceiling          skip the ceiling even if $CEILING is set
               --quick               small sizes for a smoke run: --jobs=5000 --rounds=1 --samples=100
                                     --enqueue-seconds=3 --heap-jobs=20000 --ceiling-seconds=5 --warm-up-seconds=5
-              --jobs=N              jobs per drain (20000)
+              --jobs=N              jobs per drain (20000; the default-settings drain takes ten times as many)
               --workers=N           permits of the one-queue setups; 8 queues get N/8 each (16)
               --rounds=N            measured rounds per drain setup, after one warm-up round (3)
               --warm-up-seconds=N   each server first drains its setups in turn for this long, unmeasured, so that
