@@ -26,7 +26,7 @@ final class JobRunner {
 
     private final HandlerRegistry handlers;
     private final ArgsCodec codec;
-    private final Executor executor;
+    private final Relay<Attempt> relay;
     /** Gives attempts that have no lane yet (a dispatcher's claim) to the lanes ({@link Lanes#split}). */
     private final Consumer<List<Attempt>> assign;
     private final Attempt.ProgressSink progress;
@@ -39,17 +39,17 @@ final class JobRunner {
         this.progress = progress;
         this.handlers = handlers;
         this.codec = codec;
-        this.executor = executor;
+        this.relay = new Relay<>(executor, this::run, this::refused);
         this.assign = assign;
     }
 
     /**
-     * Starts a batch of attempts on the executor, as a {@link StartTree}: this thread hands over the first two, and
-     * each attempt's task hands over two more before its handler runs. Each hand-over costs a context capture and
-     * often a thread's wake-up; done one after another here, they held up the batch's last job, and so the next turn,
-     * by about 9 µs a job (ADR 0026, amendment 4). If the executor refuses an attempt (or fails to take it in any
-     * other way), its job goes back without spending it, and the attempts it would have handed over are handed over
-     * from here.
+     * Starts a batch of attempts on the executor, through the {@link Relay}: they wait in its queue, in claim order,
+     * and its tasks take them one after another, each making sure another task is on its way before it runs an
+     * attempt. Each task the executor starts costs a context and often a thread's wake-up; one task per attempt (or a
+     * tree of them, ADR 0026, amendment 4) spent most of a no-op job's server time on them (ADR 0041). If the
+     * executor refuses a task (or fails to take it in any other way), one waiting attempt's job goes back without
+     * spending it, and the hand-over is tried again.
      */
     void start(List<Attempt> attempts) {
         if (!attempts.isEmpty() && attempts.get(0).lane() == null) {
@@ -59,34 +59,13 @@ final class JobRunner {
             a.bind(progress);
             inFlight.add(a);
         }
-        for (int i = 0; i < StartTree.roots(attempts.size()); i++) {
-            hand(attempts, i);
-        }
+        relay.start(attempts);
     }
 
-    private void hand(List<Attempt> attempts, int i) {
-        Attempt attempt = attempts.get(i);
-        try {
-            executor.execute(() -> {
-                try {
-                    handChildren(attempts, i);
-                } finally {
-                    run(attempt);
-                }
-            });
-        } catch (RuntimeException e) {
-            // RejectedExecutionException, or anything else that kept the executor from taking the task.
-            handChildren(attempts, i);
-            JobLog.log(JobEvent.REJECTED, attempt.queue(), attempt.kind(), attempt.id(), attempt.attempt(),
-                    "state", "available", "reason", "the executor refused the attempt: " + e.getMessage());
-            settle(attempt, Outcomes.rejected(attempt.job()));
-        }
-    }
-
-    private void handChildren(List<Attempt> attempts, int i) {
-        for (int c = StartTree.firstChild(i); c < StartTree.endOfChildren(i, attempts.size()); c++) {
-            hand(attempts, c);
-        }
+    private void refused(Attempt attempt, RuntimeException e) {
+        JobLog.log(JobEvent.REJECTED, attempt.queue(), attempt.kind(), attempt.id(), attempt.attempt(),
+                "state", "available", "reason", "the executor refused the attempt: " + e.getMessage());
+        settle(attempt, Outcomes.rejected(attempt.job()));
     }
 
     /** Attempts started here and not yet settled. */

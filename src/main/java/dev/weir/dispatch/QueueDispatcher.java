@@ -420,7 +420,7 @@ final class QueueDispatcher {
         /**
          * After the commit: hands the first permits over to the claimed jobs and refunds the tokens of the rest. The
          * permits handed over are spent; the caller releases the others, and starts the attempts returned, with those
-         * of the turn's other queues (one {@link StartTree} for the whole turn).
+         * of the turn's other queues (one {@link JobRunner#start} for the whole turn).
          */
         List<Attempt> committed() {
             if (bucket != null) {

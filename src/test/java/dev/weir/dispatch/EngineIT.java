@@ -849,11 +849,11 @@ class EngineIT {
 
     @Test
     void refusedAttemptsOfABatchStillStartTheRestOfIt() {
-        // Attempts are handed to the executor as a tree (StartTree): a refused one must still hand over its part of
-        // the batch, or those jobs would sit running with nobody to run them.
+        // A claim's attempts wait in the relay for its tasks (Relay): a refused task gives one of them back, and the
+        // rest must still find a task, or those jobs would sit running with nobody to run them.
         AtomicInteger handed = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();
-        Executor flaky = refusing(n -> n < 60 && n % 3 == 0, handed, refused);
+        Executor flaky = refusing(n -> n < 60 && n % 2 == 0, handed, refused);
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             ids.add(submit("weir.noop", "{}", 1));
@@ -865,8 +865,7 @@ class EngineIT {
         for (long id : ids) {
             assertEquals(1, job(id).attempt(), "job " + id + ": refused runs spent no attempt (max-attempts is 1)");
         }
-        assertEquals(40 + refused.get(), handed.get(), "each refused hand-over was made once more, nothing else");
-        assertTrue(refused.get() >= 10, "the executor refused hand-overs inside batches: " + refused.get());
+        assertTrue(refused.get() >= 2, "the executor refused tasks: " + refused.get() + " of " + handed.get());
         await().atMost(WAIT).until(() -> engine.capacities().get("default").inFlight() == 0);
     }
 
