@@ -250,7 +250,7 @@ final class Completer {
             throw e;
         }
         // Permits handed over to next jobs are spent: releasing them below does nothing. The jobs of every queue of
-        // the turn start as one tree, so that eight queues' jobs are not handed over one after another either.
+        // the turn start together, in one hand-over to the runner's relay (ADR 0041).
         List<Attempt> next = new ArrayList<>();
         for (QueueDispatcher.Renewal r : renewals) {
             next.addAll(r.committed());

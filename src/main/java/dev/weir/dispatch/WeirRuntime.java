@@ -2,6 +2,7 @@ package dev.weir.dispatch;
 
 import dev.weir.api.JobHandler;
 import dev.weir.concurrency.OverflowPool;
+import dev.weir.config.ExecutorThreads;
 import dev.weir.config.WeirConfiguration;
 import dev.weir.config.WeirSettings;
 import dev.weir.config.QueueSettings;
@@ -32,10 +33,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Starts Weir with the application and stops it with the application: reads the configuration (invalid
@@ -105,6 +109,7 @@ public class WeirRuntime {
         }
         reconcileAdmissionSlots(settings);
         checkSessionSettings();
+        checkExecutorThreads(settings);
         List<JobHandler<?>> all = new ArrayList<>();
         handlers.forEach(all::add);
         if (settings.diagnostics()) {
@@ -121,6 +126,23 @@ public class WeirRuntime {
         metrics.watch(e.capacities(), bounds, transactor);
         LOG.info(() -> "Weir: ready in " + (System.nanoTime() - began) / 1_000_000 + " ms; job kinds "
                 + registry.kinds());
+    }
+
+    /**
+     * Says when Liberty's default executor keeps fewer threads than the queues may run jobs at once (ADR 0042). The
+     * variable comes through MicroProfile Config: the environment's value, else server.xml's default. A value that is
+     * not a number leaves Liberty's own default, two threads per hardware thread.
+     */
+    private void checkExecutorThreads(WeirSettings settings) {
+        Optional<String> value = ConfigProvider.getConfig(WeirRuntime.class.getClassLoader())
+                .getOptionalValue(ExecutorThreads.VARIABLE, String.class);
+        if (value.isEmpty()) {
+            LOG.fine(() -> "Weir: " + ExecutorThreads.VARIABLE + " is not set; the executor's size is not checked");
+            return;
+        }
+        OptionalInt threads = ExecutorThreads.parse(value);
+        int core = threads.isPresent() ? threads.getAsInt() : 2 * Runtime.getRuntime().availableProcessors();
+        ExecutorThreads.advice(settings, core).ifPresent(LOG::warning);
     }
 
     /** Gives each bounded queue exactly max-pending admission slots (ADR 0011); the last instance to start wins. */
