@@ -34,8 +34,8 @@ final class Relay<T> {
     private final AtomicInteger onTheWay = new AtomicInteger();
 
     /**
-     * @param run runs one item on a task's thread; what it throws is the caller's to prevent (it ends that task, and
-     *     the items behind it wait for the next hand-over)
+     * @param run runs one item on a task's thread; what it throws is the caller's to prevent (it ends that task; the
+     *     items behind it go to the task already on its way, or to the next hand-over)
      * @param refused takes an item that will not run because the executor refused a task, and what it threw
      */
     Relay(Executor executor, Consumer<T> run, BiConsumer<T, RuntimeException> refused) {
