@@ -26,7 +26,8 @@ RUN configure.sh
 #   WEIR_DB_PASSWORD   database password (default empty); pass it from a secret, not on a command line
 #   WEIR_DB_POOL_SIZE  most connections of the jdbc/weir pool (default 40)
 #   WEIR_ENGINE_POOL_SIZE  most connections of the jdbc/weir-engine pool (default 20)
-#   WEIR_EXECUTOR_CORE_THREADS  threads Liberty's default executor keeps for requests and jobs (default 40)
+#   WEIR_EXECUTOR_CORE_THREADS  threads Liberty's default executor keeps for requests and jobs (default 140: one
+#                               queue of 100 workers and 40 for requests; start-up warns when the queues need more)
 #   WEIR_DB_OPTIONS    PostgreSQL settings every Weir session starts with (default -c jit=off; keep it when
 #                      adding others, docs/adr/0033-no-jit.md)
 #   HTTP_PORT, HTTPS_PORT   9080 and 9443 unless set (change EXPOSE and the port mapping to match)
