@@ -8,8 +8,8 @@ import java.util.OptionalInt;
  * on the managed executor {@code concurrent/weir-jobs}, whose tasks share Liberty's default executor with the HTTP
  * requests. That pool keeps {@code coreThreads} threads ({@value #VARIABLE}) and grows beyond them only one thread at
  * a time, every second and a half or so: while it is smaller than the permits, jobs that block (a remote call, a
- * sleep) wait for a thread while holding their permits, and a new server's queue of 100 workers ran about half as many
- * jobs at once in its first minute. Pure arithmetic; the caller reads the variable and logs the advice.
+ * sleep) wait for a thread while holding their permits: on a new server, a queue of 100 workers ran such jobs at about
+ * three fifths of the rate in its first minute. Pure arithmetic; the caller reads the variable and logs the advice.
  */
 public final class ExecutorThreads {
 

@@ -19,41 +19,38 @@ public final class PgArrays {
 
     /** The literal of {@code values}, each element as {@code element} renders it (null for {@code NULL}). */
     public static <T> String literal(List<T> values, Function<T, String> element) {
-        StringBuilder out = new StringBuilder(values.size() * 16 + 2).append('{');
-        for (T value : values) {
-            if (out.length() > 1) {
-                out.append(',');
-            }
-            String text = element.apply(value);
-            if (text == null) {
-                out.append("NULL");
-                continue;
-            }
-            out.append('"');
-            for (int i = 0; i < text.length(); i++) {
-                char c = text.charAt(i);
-                if (c == '"' || c == '\\') {
-                    out.append('\\');
-                }
-                out.append(c);
-            }
-            out.append('"');
+        return elements(values, 16, (out, value) -> quoted(out, element.apply(value)));
+    }
+
+    /** Appends {@code text} as a quoted element, or {@code NULL}. */
+    private static void quoted(StringBuilder out, String text) {
+        if (text == null) {
+            out.append("NULL");
+            return;
         }
-        return out.append('}').toString();
+        out.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\');
+            }
+            out.append(c);
+        }
+        out.append('"');
     }
 
     /** The literal of {@code values} as whole numbers ({@code bigint[]}, {@code integer[]}, …), none of them null. */
     public static <T> String longs(List<T> values, ToLongFunction<T> element) {
-        return bare(values, 12, (out, value) -> out.append(element.applyAsLong(value)));
+        return elements(values, 12, (out, value) -> out.append(element.applyAsLong(value)));
     }
 
     /** The literal of {@code values} as booleans ({@code boolean[]}), none of them null. */
     public static <T> String booleans(List<T> values, Predicate<T> element) {
-        return bare(values, 2, (out, value) -> out.append(element.test(value) ? 't' : 'f'));
+        return elements(values, 2, (out, value) -> out.append(element.test(value) ? 't' : 'f'));
     }
 
-    /** A literal whose elements need no quotes: each appended as {@code element} writes it. */
-    private static <T> String bare(List<T> values, int charsEach, BiConsumer<StringBuilder, T> element) {
+    /** A literal of {@code values}, each element appended as {@code element} writes it, separated by commas. */
+    private static <T> String elements(List<T> values, int charsEach, BiConsumer<StringBuilder, T> element) {
         StringBuilder out = new StringBuilder(values.size() * charsEach + 2).append('{');
         for (T value : values) {
             if (out.length() > 1) {
