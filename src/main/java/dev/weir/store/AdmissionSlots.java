@@ -46,6 +46,26 @@ public final class AdmissionSlots {
     }
 
     /**
+     * Whether no job goes to a queue of {@code bounds} (bounded queue → anything); a run of jobs of one queue is looked
+     * up once.
+     */
+    public static boolean noneBounded(List<NewJob> jobs, Map<String, ?> bounds) {
+        if (bounds.isEmpty()) {
+            return true;
+        }
+        String looked = null;
+        for (NewJob j : jobs) {
+            if (j.queue() != looked && !j.queue().equals(looked)) {
+                if (bounds.containsKey(j.queue())) {
+                    return false;
+                }
+                looked = j.queue();
+            }
+        }
+        return true;
+    }
+
+    /**
      * Inserts {@code jobs} in the current transaction, taking one admission slot per job of a queue in
      * {@code bounds} (queue → its {@link SlotCursor}, which only says where to start looking); jobs of other queues are
      * inserted as {@link JobStore#insert} does. All or nothing: when any bounded queue has too few slots free, nothing
@@ -56,6 +76,9 @@ public final class AdmissionSlots {
      * touching the rest of the caller's transaction.
      */
     public static Result insert(Sql sql, List<NewJob> jobs, Map<String, SlotCursor> bounds) {
+        if (noneBounded(jobs, bounds)) {
+            return new Result(JobStore.insert(sql, jobs), null, 0, 0);
+        }
         Map<String, List<Integer>> boundedPositions = new TreeMap<>();
         List<Integer> freePositions = new ArrayList<>();
         for (int i = 0; i < jobs.size(); i++) {

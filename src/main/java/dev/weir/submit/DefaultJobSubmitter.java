@@ -281,13 +281,12 @@ public class DefaultJobSubmitter implements JobSubmitter {
 
     /** Plain jobs of unbounded queues only: admission cannot refuse them, so they can share a statement. */
     private boolean mergeable(List<NewJob> jobs) {
-        Map<String, Integer> bounds = admission.bounds();
         for (NewJob j : jobs) {
-            if (j.unique() || bounds.containsKey(j.queue())) {
+            if (j.unique()) {
                 return false;
             }
         }
-        return true;
+        return AdmissionSlots.noneBounded(jobs, admission.bounds());
     }
 
     /**

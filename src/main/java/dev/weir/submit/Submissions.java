@@ -4,6 +4,7 @@ import dev.weir.api.InvalidJobException;
 import dev.weir.api.JobKind;
 import dev.weir.api.JobOptions;
 import dev.weir.api.UnknownQueueException;
+import dev.weir.config.QueueSettings;
 import dev.weir.config.WeirSettings;
 import dev.weir.json.Jsonp;
 import dev.weir.store.NewJob;
@@ -42,9 +43,10 @@ public final class Submissions {
             throw new InvalidJobException("invalid_kind", "kind must be at most " + JobKind.MAX_NAME_LENGTH
                     + " characters, was " + kind.length());
         }
-        if (settings.queue(options.queue()).isEmpty()) {
-            throw new UnknownQueueException(options.queue());
-        }
+        // The configured name, not the caller's equal string: every job of a queue then carries one instance, whose
+        // hash is computed once and which compares by identity in the submission's maps and checks.
+        String queue = settings.queue(options.queue()).map(QueueSettings::name)
+                .orElseThrow(() -> new UnknownQueueException(options.queue()));
         if (argsJson != null && utf8Length(argsJson) > MAX_ARGS_BYTES) {
             throw new InvalidJobException("args_too_large", "args must be at most " + MAX_ARGS_BYTES
                     + " bytes of JSON");
@@ -60,14 +62,14 @@ public final class Submissions {
                     + " days of now, was " + runAt);
         }
         if (options.unique() == null) {
-            return new NewJob(kind, options.queue(), argsJson, options.priority(), options.maxAttempts(), runAt);
+            return new NewJob(kind, queue, argsJson, options.priority(), options.maxAttempts(), runAt);
         }
-        if (settings.queue(options.queue()).orElseThrow().maxPending().isPresent()) {
+        if (settings.queue(queue).orElseThrow().maxPending().isPresent()) {
             throw new InvalidJobException("invalid_unique", "unique jobs cannot go to a bounded queue (max-pending) "
-                    + "yet: " + options.queue());
+                    + "yet: " + queue);
         }
-        return new NewJob(kind, options.queue(), argsJson, options.priority(), options.maxAttempts(), runAt,
-                UniqueKey.of(options.unique(), kind, options.queue(), argsJson, now), options.unique().sortedStates());
+        return new NewJob(kind, queue, argsJson, options.priority(), options.maxAttempts(), runAt,
+                UniqueKey.of(options.unique(), kind, queue, argsJson, now), options.unique().sortedStates());
     }
 
     /**

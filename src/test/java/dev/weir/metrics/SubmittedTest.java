@@ -45,6 +45,15 @@ class SubmittedTest {
     }
 
     @Test
+    void equalNamesMakeOneRunAcrossADuplicate() {
+        Submitted.record(metrics,
+                List.of(job("a", "x"), job("a", "x"), job(new String("a".toCharArray()), new String("x".toCharArray())),
+                        job("b", "x")),
+                List.of(in(1, "a", false), in(2, "a", true), in(3, "a", false), in(4, "b", false)));
+        assertEquals(List.of("a/x=2", "b/x=1"), calls);
+    }
+
+    @Test
     void everyJobNeedsAnAnswer() {
         assertThrows(IllegalArgumentException.class,
                 () -> Submitted.record(metrics, List.of(job("a", "x")), List.of()));

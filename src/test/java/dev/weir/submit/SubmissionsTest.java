@@ -1,6 +1,7 @@
 package dev.weir.submit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.weir.api.InvalidJobException;
@@ -29,6 +30,13 @@ class SubmissionsTest {
         NewJob job = Submissions.validate(settings, "k", "{\"a\":1}", JobOptions.defaults().queue("emails").priority(1)
                 .maxAttempts(3).runAt(now.plusSeconds(5)), now);
         assertEquals(new NewJob("k", "emails", "{\"a\":1}", 1, 3, now.plusSeconds(5)), job);
+    }
+
+    @Test
+    void theRowCarriesTheConfiguredQueueName() {
+        String asked = new String("emails".toCharArray());
+        NewJob job = Submissions.validate(settings, "k", null, JobOptions.defaults().queue(asked), now);
+        assertSame(settings.queue("emails").orElseThrow().name(), job.queue());
     }
 
     @Test
