@@ -41,7 +41,7 @@ public final class Submitted {
             if (in.duplicate()) {
                 continue;
             }
-            if (run > 0 && !(same(queue, job.queue()) && same(kind, job.kind()))) {
+            if (run > 0 && !(queue.equals(job.queue()) && kind.equals(job.kind()))) {
                 counts.merge(List.of(queue, kind), run, Integer::sum);
                 run = 0;
             }
@@ -56,10 +56,6 @@ public final class Submitted {
             counts.merge(List.of(queue, kind), run, Integer::sum);
         }
         counts.forEach((key, n) -> metrics.submitted(key.get(0), key.get(1), n));
-    }
-
-    private static boolean same(String a, String b) {
-        return a == b || a.equals(b);
     }
 
     /** One job submitted, outside a batch (a periodic job's fire, for example). */

@@ -55,7 +55,7 @@ public final class AdmissionSlots {
         }
         String looked = null;
         for (NewJob j : jobs) {
-            if (j.queue() != looked && !j.queue().equals(looked)) {
+            if (!j.queue().equals(looked)) {
                 if (bounds.containsKey(j.queue())) {
                     return false;
                 }
@@ -88,9 +88,6 @@ public final class AdmissionSlots {
             } else {
                 freePositions.add(i);
             }
-        }
-        if (boundedPositions.isEmpty()) {
-            return new Result(JobStore.insert(sql, jobs), null, 0, 0);
         }
         JobStore.Inserted[] placed = new JobStore.Inserted[jobs.size()];
         boolean savepoint = boundedPositions.size() > 1;

@@ -45,8 +45,9 @@ public final class Submissions {
         }
         // The configured name, not the caller's equal string: every job of a queue then carries one instance, whose
         // hash is computed once and which compares by identity in the submission's maps and checks.
-        String queue = settings.queue(options.queue()).map(QueueSettings::name)
+        QueueSettings queueSettings = settings.queue(options.queue())
                 .orElseThrow(() -> new UnknownQueueException(options.queue()));
+        String queue = queueSettings.name();
         if (argsJson != null && utf8Length(argsJson) > MAX_ARGS_BYTES) {
             throw new InvalidJobException("args_too_large", "args must be at most " + MAX_ARGS_BYTES
                     + " bytes of JSON");
@@ -64,7 +65,7 @@ public final class Submissions {
         if (options.unique() == null) {
             return new NewJob(kind, queue, argsJson, options.priority(), options.maxAttempts(), runAt);
         }
-        if (settings.queue(queue).orElseThrow().maxPending().isPresent()) {
+        if (queueSettings.maxPending().isPresent()) {
             throw new InvalidJobException("invalid_unique", "unique jobs cannot go to a bounded queue (max-pending) "
                     + "yet: " + queue);
         }
