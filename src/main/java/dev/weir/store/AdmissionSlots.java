@@ -148,7 +148,7 @@ public final class AdmissionSlots {
             List<Object[]> rows = admitStatement(sql, window, columns, queue, k, start, false);
             Object[] first = rows.get(0);
             if (first[0] != null) {
-                return new Result(inserted(rows), null, 0, 0);
+                return new Result(JobStore.inIdOrder(rows), null, 0, 0);
             }
             long free = Rows.longAt(first, 3);
             long taken = Rows.longAt(first, 4);
@@ -175,7 +175,7 @@ public final class AdmissionSlots {
         long position = cursor.reserve(k);
         List<Object[]> rows = admitStatement(sql, window, JobStore.columns(jobs), queue, k, cursor.slotAt(position),
                 true);
-        List<JobStore.Inserted> inserted = rows.get(0)[0] == null ? List.of() : inserted(rows);
+        List<JobStore.Inserted> inserted = rows.get(0)[0] == null ? List.of() : JobStore.inIdOrder(rows);
         if (inserted.size() < k) {
             cursor.skip(position, window);
         }
@@ -210,17 +210,6 @@ public final class AdmissionSlots {
         Map<String, SlotCursor> cursors = new LinkedHashMap<>();
         bounds.forEach((queue, maxPending) -> cursors.put(queue, new SlotCursor(maxPending)));
         return cursors;
-    }
-
-    /** The inserted jobs' rows in id order, which is their order in the statement's input. */
-    private static List<JobStore.Inserted> inserted(List<Object[]> rows) {
-        List<JobStore.Inserted> inserted = new ArrayList<>(rows.size());
-        for (Object[] row : rows) {
-            inserted.add(new JobStore.Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
-                    Rows.stringAt(row, 2)));
-        }
-        inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
-        return inserted;
     }
 
     /**

@@ -72,12 +72,19 @@ public final class JobStore {
                         first.maxAttempts(), first.runAt() == null ? "" : first.runAt().toString(),
                         PgArrays.literal(jobs, NewJob::argsJson))
                 : sql.query(Queries.JOB_INSERT, columns(jobs));
+        return inIdOrder(rows);
+    }
+
+    /**
+     * An insert's answer rows (id, state, queue) in id order, which is the order of the statement's input: identities
+     * are drawn in the input's order, and RETURNING promises no order.
+     */
+    static List<Inserted> inIdOrder(List<Object[]> rows) {
         List<Inserted> inserted = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
             inserted.add(new Inserted(Rows.longAt(row, 0), JobState.fromDb(Rows.stringAt(row, 1)),
                     Rows.stringAt(row, 2)));
         }
-        // Identities are drawn in the input's order; RETURNING promises no order.
         inserted.sort((a, b) -> Long.compare(a.id(), b.id()));
         return inserted;
     }
