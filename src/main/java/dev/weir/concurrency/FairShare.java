@@ -22,9 +22,11 @@ import java.util.Map;
  * <p><b>Renewal.</b> A queue may keep permits of finished jobs for its next ones without giving them back
  * ({@link #renewable}): as many as fit in its share. Because shares are rounded up, two incumbents could then keep
  * the rounding remainder for ever (11 permits, weights 1 and 3: shares 3 and 9, while only 2 + 9 or 3 + 8 fit).
- * So while another contending queue waits below its share, a renewing queue keeps only its share rounded
- * <em>down</em>, {@code floor(capacity × weight(q) / Σ weight(contending))}, and the remainder goes round the
- * waiting queues in turn: over time each queue gets its exact weighted part.
+ * So a renewal may be told to <em>round down</em>: the queue then keeps only
+ * {@code floor(capacity × weight(q) / Σ weight(contending))}, and the remainder goes to a waiting queue. When to
+ * round down is {@link OverflowAllocator}'s rule: at once while another queue waits below its share rounded down,
+ * and otherwise only once the renewing queue has had its remainder for a while, so that the remainder goes round
+ * the waiting queues in turn without changing hands at every job.
  *
  * <p>All arithmetic is on {@code long}, so {@code capacity × weight} cannot overflow.
  */
@@ -115,22 +117,29 @@ public final class FairShare {
     }
 
     /**
+     * The fair share of {@code queue} rounded down, {@code floor(capacity × weight(q) / Σ weight(contending))}, its
+     * own weight counted as in {@link #shareOf}: what it is owed whatever the rounding.
+     *
+     * @throws IllegalArgumentException if {@code queue} has no standing
+     */
+    public static int floorShareOf(int capacity, Map<String, Standing> standings, String queue) {
+        return (int) (capacity * (long) standingOf(standings, queue).weight() / contendingWeight(standings, queue));
+    }
+
+    /**
      * Of {@code n} permits {@code queue} holds and would use again at once, how many it may keep:
      * {@code max(0, min(n, share − (held − n)))}, where {@code share} is its fair share rounded up, or rounded down
-     * while {@code othersWaiting} (another contending queue wants more and holds less than its own share). Pure.
+     * when {@code roundDown} (another contending queue waits for the remainder). Pure.
      *
      * @throws IllegalArgumentException if {@code queue} has no standing or {@code n} is not within {@code 0..held}
      */
     public static int renewable(int capacity, Map<String, Standing> standings, String queue, int n,
-            boolean othersWaiting) {
+            boolean roundDown) {
         Standing own = standingOf(standings, queue);
         if (n < 0 || n > own.held()) {
             throw new IllegalArgumentException("cannot renew " + n + " of " + own.held() + " permits held");
         }
-        int share = shareOf(capacity, standings, queue);
-        if (othersWaiting) {
-            share = (int) (capacity * (long) own.weight() / contendingWeight(standings, queue));
-        }
+        int share = roundDown ? floorShareOf(capacity, standings, queue) : shareOf(capacity, standings, queue);
         long room = (long) share - (own.held() - n);
         return (int) Math.max(0, Math.min(n, room));
     }

@@ -1,7 +1,9 @@
 package dev.weir.concurrency;
 
 import dev.weir.concurrency.FairShare.Standing;
+import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -10,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * One instance's overflow pool in weighted mode (DESIGN §3.1): {@code capacity} permits lent to queues by
@@ -27,12 +30,26 @@ import java.util.function.Consumer;
  * releasing queue itself: the freed permit is not reserved for anyone, so the releasing queue's own refill competes
  * on equal terms and is never starved by the wake-up.
  *
+ * <p><b>The remainder.</b> Shares are rounded up, so they may add up to more than the pool; the permits beyond the
+ * shares rounded down go round the waiting queues ({@link #renewable}). A queue granted permits keeps its share
+ * rounded up for at least {@link #ROTATION} before its renewals give the remainder back, unless another queue waits
+ * below its share rounded down, which is served at once. So the remainder changes hands a few times a second, not
+ * at every job: each change costs a release, a wake-up and a claim of its own.
+ *
  * <p>Thread-safe. One lock ({@code lock}) guards all mutable state; listeners run after it is released, on the
  * calling thread.
  */
 public final class OverflowAllocator implements SharedOverflow {
 
+    /**
+     * How long a queue keeps its share rounded up after a grant, while the queues that wait for the remainder hold
+     * at least their shares rounded down.
+     */
+    public static final Duration ROTATION = Duration.ofMillis(50);
+
     private final int capacity;
+    /** Nanoseconds, for {@link #ROTATION}: {@link System#nanoTime} but in tests. */
+    private final LongSupplier clock;
 
     private final Object lock = new Object();
     /**
@@ -42,6 +59,8 @@ public final class OverflowAllocator implements SharedOverflow {
     private final Map<String, Standing> standings = new LinkedHashMap<>();
     /** Guarded by {@code lock}. Queues whose last request was granted less than it wanted. */
     private final Set<String> starved = new HashSet<>();
+    /** Guarded by {@code lock}. When each queue was last granted at least one permit ({@link #clock}). */
+    private final Map<String, Long> grantedAt = new HashMap<>();
 
     /** Not guarded: copy-on-write, read outside the lock. */
     private final List<Consumer<Set<String>>> listeners = new CopyOnWriteArrayList<>();
@@ -51,10 +70,16 @@ public final class OverflowAllocator implements SharedOverflow {
      * @param weights  every queue that may borrow, with its weight (at least 1); fixed for the pool's life
      */
     public OverflowAllocator(int capacity, Map<String, Integer> weights) {
+        this(capacity, weights, System::nanoTime);
+    }
+
+    /** As {@link #OverflowAllocator(int, Map)}, with the clock {@link #ROTATION} is measured on (nanoseconds). */
+    public OverflowAllocator(int capacity, Map<String, Integer> weights, LongSupplier clock) {
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity must not be negative: " + capacity);
         }
         this.capacity = capacity;
+        this.clock = clock;
         weights.forEach((queue, weight) -> standings.put(queue, new Standing(weight, 0, 0)));
     }
 
@@ -74,6 +99,9 @@ public final class OverflowAllocator implements SharedOverflow {
             standings.put(queue, own);
             int granted = FairShare.grant(capacity, standings, queue, wanted);
             standings.put(queue, own.withHeld(own.held() + granted));
+            if (granted > 0) {
+                grantedAt.put(queue, clock.getAsLong());
+            }
             if (granted < wanted) {
                 starved.add(queue);
             } else {
@@ -87,23 +115,30 @@ public final class OverflowAllocator implements SharedOverflow {
     /**
      * Of {@code n} permits {@code queue} holds and wants to use again at once (for its next jobs), how many it may
      * keep ({@link FairShare#renewable}): as many as fit in its fair share now, counting the {@code held − n} it
-     * keeps anyway, and only its share rounded down while another starved queue is below its own share. So an
-     * incumbent above its share hands the excess back as its jobs finish, and one within it keeps going without a
-     * round trip through the pool. Changes nothing.
+     * keeps anyway. Only its share rounded down while another starved queue is below its own share rounded down, or
+     * below its share rounded up once {@code queue} was last granted permits at least {@link #ROTATION} ago. So an
+     * incumbent above its share hands the excess back as its jobs finish, one within it keeps going without a round
+     * trip through the pool, and the rounding remainder goes round the waiting queues. Changes nothing.
      *
      * @throws IllegalArgumentException if the queue is unknown, {@code n} is negative or more than it holds
      */
     public int renewable(String queue, int n) {
         synchronized (lock) {
-            boolean othersWaiting = false;
+            boolean belowFloor = false;
+            boolean belowShare = false;
             for (String other : starved) {
-                if (!other.equals(queue)
-                        && standings.get(other).held() < FairShare.shareOf(capacity, standings, other)) {
-                    othersWaiting = true;
+                if (other.equals(queue)) {
+                    continue;
+                }
+                int held = standings.get(other).held();
+                if (held < FairShare.floorShareOf(capacity, standings, other)) {
+                    belowFloor = true;
                     break;
                 }
+                belowShare |= held < FairShare.shareOf(capacity, standings, other);
             }
-            return FairShare.renewable(capacity, standings, queue, n, othersWaiting);
+            boolean roundDown = belowFloor || belowShare && hadRemainderLongEnough(queue);
+            return FairShare.renewable(capacity, standings, queue, n, roundDown);
         }
     }
 
@@ -212,6 +247,12 @@ public final class OverflowAllocator implements SharedOverflow {
             throw new IllegalArgumentException("unknown queue: " + queue);
         }
         return s;
+    }
+
+    /** Caller holds {@code lock}. Whether {@code queue}'s last grant is at least {@link #ROTATION} old (or never was). */
+    private boolean hadRemainderLongEnough(String queue) {
+        Long at = grantedAt.get(queue);
+        return at == null || clock.getAsLong() - at >= ROTATION.toNanos();
     }
 
     /** Caller holds {@code lock}. Starved queues that would be granted at least one permit if they asked again. */

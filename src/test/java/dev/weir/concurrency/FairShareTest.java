@@ -86,7 +86,8 @@ class FairShareTest {
     /**
      * The same arithmetic through time, on {@link OverflowAllocator}. Steps: {@code a+5=3} queue a asks for 5 and
      * is granted 3; {@code a-2} a gives back 2; {@code a!} a clears its demand; {@code a~4=2} of 4 permits of
-     * finished jobs, a may renew 2 (renewal changes nothing by itself: the other 2 are given back by a later step).
+     * finished jobs, a may renew 2 (renewal changes nothing by itself: the other 2 are given back by a later step);
+     * {@code @} {@link OverflowAllocator#ROTATION} passes (the pool's clock stands still otherwise).
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
@@ -103,8 +104,12 @@ class FairShareTest {
             "holding without demand still counts | 10 | a:1 b:1 | a+1=1 b+3=3 b! a+10=4",
             "alone, a queue renews everything | 10 | a:1 b:1 | a+10=10 a~10=10 a~3=3",
             "an incumbent above its share renews only down to it | 10 | a:1 b:1 | a+10=10 b+5=0 a~4=0 a~6=1",
-            "11 over weights 1 and 3: shares 3 and 9 do not both fit, so the remainder goes to whoever waits | 11 | "
-                    + "a:1 b:3 | a+3=3 b+11=8 a~3=2 a-1 b+11=1 a~2=2 a+1=0 b~9=8 b-1 a+1=1",
+            "11 over weights 1 and 3: shares 3 and 9 do not both fit, so the remainder goes to whoever waits, once the "
+                    + "queue that has it has had it for the rotation period | 11 | a:1 b:3 | "
+                    + "a+3=3 b+11=8 a~3=3 @ a~3=2 a-1 b+11=1 a~2=2 a+1=0 b~9=9 @ b~9=8 b-1 a+1=1",
+            "a queue below its share rounded down gets the remainder at once | 10 | a:1 b:1 c:1 d:1 | "
+                    + "a+3=3 b+3=3 c+3=3 d+3=1 a~3=2 b~3=2",
+            "a grant starts the period again | 11 | a:1 b:3 | a+3=3 b+11=8 @ a-1 a+1=1 a~3=3 @ a~3=2",
     })
     void scenarios(String why, int capacity, String weights, String steps) {
         Map<String, Integer> w = new LinkedHashMap<>();
@@ -112,9 +117,14 @@ class FairShareTest {
             String[] kv = entry.split(":");
             w.put(kv[0], Integer.parseInt(kv[1]));
         }
-        OverflowAllocator pool = new OverflowAllocator(capacity, w);
+        long[] now = {0};
+        OverflowAllocator pool = new OverflowAllocator(capacity, w, () -> now[0]);
         Pattern step = Pattern.compile("([a-z]+)([+!~-])(\\d*)(?:=(\\d+))?");
         for (String s : steps.trim().split("\\s+")) {
+            if (s.equals("@")) {
+                now[0] += OverflowAllocator.ROTATION.toNanos();
+                continue;
+            }
             Matcher m = step.matcher(s);
             assertTrue(m.matches(), "bad step " + s);
             String q = m.group(1);

@@ -151,9 +151,10 @@ class OverflowAllocatorPropertyTest {
 
     /**
      * Every queue renews the permits of its finished jobs (keeping what {@link OverflowAllocator#renewable} allows,
-     * giving back the rest) and then asks for more, round after round. After as many rounds as there are permits,
-     * each queue holds between its fair share rounded down and rounded up, and the pool is fully used: renewal lets
-     * no incumbent keep more than its share, nor keep a waiting queue below its share rounded down.
+     * giving back the rest) and then asks for more, round after round, half a {@linkplain OverflowAllocator#ROTATION
+     * rotation period} apart. After as many rounds as there are permits, each queue holds between its fair share
+     * rounded down and rounded up, and the pool is fully used: renewal lets no incumbent keep more than its share,
+     * nor keep a waiting queue below its share rounded down.
      */
     @Test
     void holdingsConvergeToFairSharesUnderRenewal() {
@@ -167,6 +168,7 @@ class OverflowAllocatorPropertyTest {
             List<Integer> order = start.order();
             long totalWeight = weights.stream().mapToLong(Integer::longValue).sum();
             for (int round = 0; round <= 2 * capacity + 4; round++) {
+                model.pass(OverflowAllocator.ROTATION.toNanos() / 2);
                 Collections.shuffle(order, shuffler);
                 for (int q : order) {
                     trace.setStep("round " + round + " (order " + order + "), " + name(q) + " renews");
@@ -484,6 +486,8 @@ class OverflowAllocatorPropertyTest {
         final List<Integer> weights;
         final int[] held;
         final int[] demand;
+        /** The pool's clock, in nanoseconds: it moves only when a case says so ({@link #pass}). */
+        private long now;
 
         Model(int capacity, List<Integer> weights) {
             this.capacity = capacity;
@@ -493,7 +497,12 @@ class OverflowAllocatorPropertyTest {
         }
 
         OverflowAllocator pool() {
-            return new OverflowAllocator(capacity, weightsByName(weights));
+            return new OverflowAllocator(capacity, weightsByName(weights), () -> now);
+        }
+
+        /** Moves the pool's clock on. */
+        void pass(long nanos) {
+            now += nanos;
         }
 
         int free() {
