@@ -137,7 +137,7 @@ public final class OverflowAllocator implements SharedOverflow {
                 }
                 belowShare |= held < FairShare.shareOf(capacity, standings, other);
             }
-            boolean roundDown = belowFloor || belowShare && hadRemainderLongEnough(queue);
+            boolean roundDown = belowFloor || belowShare && noGrantWithinRotation(queue);
             return FairShare.renewable(capacity, standings, queue, n, roundDown);
         }
     }
@@ -249,8 +249,8 @@ public final class OverflowAllocator implements SharedOverflow {
         return s;
     }
 
-    /** Caller holds {@code lock}. Whether {@code queue}'s last grant is at least {@link #ROTATION} old (or never was). */
-    private boolean hadRemainderLongEnough(String queue) {
+    /** Caller holds {@code lock}. Whether {@code queue} had no grant in the last {@link #ROTATION}. */
+    private boolean noGrantWithinRotation(String queue) {
         Long at = grantedAt.get(queue);
         return at == null || clock.getAsLong() - at >= ROTATION.toNanos();
     }
