@@ -124,20 +124,18 @@ public final class OverflowAllocator implements SharedOverflow {
      */
     public int renewable(String queue, int n) {
         synchronized (lock) {
-            boolean belowFloor = false;
-            boolean belowShare = false;
+            // Once the rotation period is over, a waiting queue below its share rounded up takes the remainder;
+            // within it, only one below its share rounded down (which is at most the share rounded up).
+            boolean rotationOver = noGrantWithinRotation(queue);
+            boolean roundDown = false;
             for (String other : starved) {
-                if (other.equals(queue)) {
-                    continue;
-                }
-                int held = standings.get(other).held();
-                if (held < FairShare.floorShareOf(capacity, standings, other)) {
-                    belowFloor = true;
+                if (!other.equals(queue) && standings.get(other).held() < (rotationOver
+                        ? FairShare.shareOf(capacity, standings, other)
+                        : FairShare.floorShareOf(capacity, standings, other))) {
+                    roundDown = true;
                     break;
                 }
-                belowShare |= held < FairShare.shareOf(capacity, standings, other);
             }
-            boolean roundDown = belowFloor || belowShare && noGrantWithinRotation(queue);
             return FairShare.renewable(capacity, standings, queue, n, roundDown);
         }
     }
