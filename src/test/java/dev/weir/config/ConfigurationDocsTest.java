@@ -1,0 +1,75 @@
+package dev.weir.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/configuration.md is the reference operators read. Its table of keys must name every key {@link SettingsReader}
+ * reads, and no key it does not: the keys read are recorded from a real read (one queue, one periodic job), so a key
+ * added to the reader without a row in the table, or a row left behind by a key removed, fails here. And every error
+ * code the reader can stop a deployment with must be explained there.
+ */
+class ConfigurationDocsTest {
+
+    /** A row of the table: its first cell, a key in backquotes. */
+    private static final Pattern ROW = Pattern.compile("^\\| `(weir\\.[^`]+)` \\|", Pattern.MULTILINE);
+    /** An error code as the reader's source spells it: a string literal of capitals with at least one underscore. */
+    private static final Pattern CODE = Pattern.compile("\"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\"");
+
+    @Test
+    void theTableOfKeysNamesExactlyTheKeysTheReaderReads() throws IOException {
+        Map<String, String> set = Map.of(
+                "weir.queues", "q",
+                "weir.cron.c.schedule", "0 2 * * *",
+                "weir.cron.c.kind", "report.build",
+                "weir.cron.c.queue", "q");
+        SortedSet<String> read = new TreeSet<>();
+        SettingsReader.read(key -> {
+            read.add(key.replace("weir.queue.q.", "weir.queue.<q>.").replace("weir.cron.c.", "weir.cron.<name>."));
+            return Optional.ofNullable(set.get(key));
+        }, List.of("weir.cron.c.schedule"));
+
+        assertEquals(read, documentedKeys(), "keys read (left) against the rows of docs/configuration.md (right)");
+    }
+
+    @Test
+    void everyErrorCodeOfTheReaderIsDocumented() throws IOException {
+        String source = Files.readString(Path.of("src", "main", "java", "dev", "weir", "config", "SettingsReader.java"));
+        String doc = Files.readString(Path.of("docs", "configuration.md"));
+        Matcher m = CODE.matcher(source);
+        SortedSet<String> missing = new TreeSet<>();
+        int codes = 0;
+        while (m.find()) {
+            codes++;
+            if (!doc.contains("`" + m.group(1) + "`")) {
+                missing.add(m.group(1));
+            }
+        }
+        assertTrue(codes >= 20, "found only " + codes + " error codes in SettingsReader.java");
+        assertEquals(new TreeSet<>(), missing, "error codes of SettingsReader not in docs/configuration.md");
+    }
+
+    private static SortedSet<String> documentedKeys() throws IOException {
+        String doc = Files.readString(Path.of("docs", "configuration.md"));
+        int start = doc.indexOf("## Weir's keys");
+        int end = doc.indexOf("\n## ", start + 1);
+        Matcher m = ROW.matcher(doc.substring(start, end < 0 ? doc.length() : end));
+        SortedSet<String> keys = new TreeSet<>();
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
+    }
+}
