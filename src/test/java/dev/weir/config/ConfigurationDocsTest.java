@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * docs/configuration.md is the reference operators read. Its table of keys must name every key {@link SettingsReader}
  * reads, and no key it does not: the keys read are recorded from a real read (one queue, one periodic job), so a key
  * added to the reader without a row in the table, or a row left behind by a key removed, fails here. And every error
- * code the reader can stop a deployment with must be explained there.
+ * code the reader can stop a deployment with must be explained there. Its table of the server's variables must give
+ * each variable of server-config/server.xml with the default that file gives it.
  */
 class ConfigurationDocsTest {
 
@@ -27,6 +29,10 @@ class ConfigurationDocsTest {
     private static final Pattern ROW = Pattern.compile("^\\| `(weir\\.[^`]+)` \\|", Pattern.MULTILINE);
     /** An error code as the reader's source spells it: a string literal of capitals with at least one underscore. */
     private static final Pattern CODE = Pattern.compile("\"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\"");
+    /** A variable server.xml declares, and its default. */
+    private static final Pattern VARIABLE = Pattern.compile("<variable name=\"([A-Z_]+)\" defaultValue=\"([^\"]*)\"");
+    /** A row of the table of the server's variables: the variable and its default cell. */
+    private static final Pattern VARIABLE_ROW = Pattern.compile("^\\| `([A-Z_]+)` \\| ([^|]+?) \\|", Pattern.MULTILINE);
 
     @Test
     void theTableOfKeysNamesExactlyTheKeysTheReaderReads() throws IOException {
@@ -46,7 +52,8 @@ class ConfigurationDocsTest {
 
     @Test
     void everyErrorCodeOfTheReaderIsDocumented() throws IOException {
-        String source = Files.readString(Path.of("src", "main", "java", "dev", "weir", "config", "SettingsReader.java"));
+        String source = Files.readString(
+                Path.of("src", "main", "java", "dev", "weir", "config", "SettingsReader.java"));
         String doc = Files.readString(Path.of("docs", "configuration.md"));
         Matcher m = CODE.matcher(source);
         SortedSet<String> missing = new TreeSet<>();
@@ -61,11 +68,33 @@ class ConfigurationDocsTest {
         assertEquals(new TreeSet<>(), missing, "error codes of SettingsReader not in docs/configuration.md");
     }
 
-    private static SortedSet<String> documentedKeys() throws IOException {
-        String doc = Files.readString(Path.of("docs", "configuration.md"));
-        int start = doc.indexOf("## Weir's keys");
+    @Test
+    void theServersVariablesAreDocumentedWithTheirDefaults() throws IOException {
+        String xml = Files.readString(Path.of("server-config", "server.xml"));
+        Map<String, String> declared = new TreeMap<>();
+        Matcher v = VARIABLE.matcher(xml);
+        while (v.find()) {
+            declared.put(v.group(1), v.group(2).isEmpty() ? "empty" : "`" + v.group(2) + "`");
+        }
+        assertTrue(declared.size() >= 8, "found only " + declared.size() + " variables in server.xml");
+        String doc = section(Files.readString(Path.of("docs", "configuration.md")), "## The server's variables");
+        Map<String, String> documented = new TreeMap<>();
+        Matcher r = VARIABLE_ROW.matcher(doc);
+        while (r.find()) {
+            documented.put(r.group(1), r.group(2));
+        }
+        documented.keySet().retainAll(declared.keySet());
+        assertEquals(declared, documented, "server.xml's variables and defaults (left) against docs/configuration.md");
+    }
+
+    private static String section(String doc, String heading) {
+        int start = doc.indexOf(heading);
         int end = doc.indexOf("\n## ", start + 1);
-        Matcher m = ROW.matcher(doc.substring(start, end < 0 ? doc.length() : end));
+        return doc.substring(start, end < 0 ? doc.length() : end);
+    }
+
+    private static SortedSet<String> documentedKeys() throws IOException {
+        Matcher m = ROW.matcher(section(Files.readString(Path.of("docs", "configuration.md")), "## Weir's keys"));
         SortedSet<String> keys = new TreeSet<>();
         while (m.find()) {
             keys.add(m.group(1));
