@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * The documentation links to itself a great deal (README to docs, ADRs to each other, anchors to sections). Every
  * relative link of the repository's Markdown must reach a file that exists, and a link to a section of a Markdown file
  * must name a heading that file has, as GitHub derives its anchor: lower case, punctuation dropped, spaces as hyphens.
+ * And every decision record must be linked from the records' index.
  */
 class DocumentationLinksTest {
 
@@ -95,6 +96,23 @@ class DocumentationLinksTest {
             }
         }
         return lines;
+    }
+
+    @Test
+    void everyDecisionRecordIsInTheIndex() throws IOException {
+        String index = Files.readString(Path.of("docs", "adr", "README.md"));
+        List<String> missing = new ArrayList<>();
+        int records = 0;
+        try (Stream<Path> adrs = Files.list(Path.of("docs", "adr"))) {
+            for (Path adr : adrs.filter(p -> p.getFileName().toString().matches("\\d{4}-.*\\.md")).sorted().toList()) {
+                records++;
+                if (!index.contains("(" + adr.getFileName() + ")")) {
+                    missing.add(adr.getFileName().toString());
+                }
+            }
+        }
+        assertTrue(records >= 40, "found only " + records + " decision records");
+        assertEquals(List.of(), missing, "records not linked from docs/adr/README.md");
     }
 
     @Test
