@@ -70,7 +70,7 @@ class DocumentationLinksTest {
     }
 
     /** The anchors GitHub gives the file's headings. */
-    static Set<String> anchors(Path file) throws IOException {
+    private static Set<String> anchors(Path file) throws IOException {
         Set<String> anchors = new HashSet<>();
         for (String line : prose(file)) {
             Matcher m = HEADING.matcher(line);
@@ -81,7 +81,7 @@ class DocumentationLinksTest {
         return anchors;
     }
 
-    static String anchor(String heading) {
+    private static String anchor(String heading) {
         return heading.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
     }
 
