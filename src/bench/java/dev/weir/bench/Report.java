@@ -65,13 +65,29 @@ final class Report {
                     .append(" | ").append(f.name())
                     .append(" | ").append(number(f.value())).append(' ').append(f.unit())
                     .append(" | ").append(against)
-                    .append(" | ").append(Double.isNaN(r) ? "–" : String.format(Locale.ROOT, "%.2f", r))
+                    .append(" | ").append(Double.isNaN(r) ? "–" : ratio(r) + rounds(f))
                     .append(" | ").append(target)
                     .append(" |\n");
         }
         skipped.forEach((scenario, why) -> t.append("| ").append(scenario).append(" | skipped: ").append(why)
                 .append(" | | | | |\n"));
         return t.toString();
+    }
+
+    private static String ratio(double r) {
+        return Double.isNaN(r) ? "–" : String.format(Locale.ROOT, "%.2f", r);
+    }
+
+    /** Each round's own ratio, after the figure's: " (rounds 0.86, 0.83, 0.74)", or nothing. */
+    private static String rounds(Figure f) {
+        if (f.roundRatios().isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(" (rounds ");
+        for (int i = 0; i < f.roundRatios().size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(ratio(f.roundRatios().get(i)));
+        }
+        return b.append(')').toString();
     }
 
     void write(Path file) throws IOException {
@@ -86,6 +102,11 @@ final class Report {
                 o.add("against", f.against());
                 if (!Double.isNaN(f.reference())) {
                     o.add("reference", json(f.reference())).add("ratio", json(f.ratio()));
+                }
+                if (!f.roundRatios().isEmpty()) {
+                    JsonArrayBuilder rs = Json.createArrayBuilder();
+                    f.roundRatios().forEach(x -> rs.add(json(x)));
+                    o.add("roundRatios", rs);
                 }
             }
             if (f.target() != null) {

@@ -126,7 +126,7 @@ final class Scenarios {
             report.add(Figure.of("drain", "drain, default settings (max-workers " + QueueSettings.DEFAULT_MAX_WORKERS
                     + "), " + shippedJobs + " no-op",
                     shippedRate, "jobs/s").against(besideLabel(Ceiling.CLAIM_100, pairs), medianCell(pairs))
-                    .ratioAtLeast(0.8));
+                    .rounds(weirs(pairs), cells(pairs)).ratioAtLeast(0.8));
             details.add("defaultSettings", Json.createObjectBuilder().add("jobs", shippedJobs)
                     .add("medianJobsPerSecond", Report.json(shippedRate)).add("rounds", json(shipped))
                     .add("besideCell", pairsJson(pairs)));
@@ -173,7 +173,7 @@ final class Scenarios {
         report.add(Figure.of("history", "drain, default settings, " + HISTORY_BACKLOG + " no-op over " + HISTORY
                 + " completed jobs kept (analysed)",
                 rate, "jobs/s").against("the same over an empty table, alternating", median(none))
-                .ratioAtLeast(0.8));
+                .rounds(rates(kept), rates(none)).ratioAtLeast(0.8));
         report.details("history", Json.createObjectBuilder().add("history", HISTORY).add("jobs", HISTORY_BACKLOG)
                 .add("kept", json(kept)).add("emptyTable", json(none)).build());
     }
@@ -201,7 +201,7 @@ final class Scenarios {
         weightedOneQueue = median(w);
         report.add(Figure.of("weighted", "drain, weighted (global " + options.workers() + "), the only queue",
                 weightedOneQueue, "jobs/s").against("hard-reserved beside it, alternating", median(h))
-                .ratioAtLeast(0.95));
+                .rounds(rates(w), rates(h)).ratioAtLeast(0.95));
         report.add(Figure.of("weighted", "drain, weighted, the only queue", weightedOneQueue, "jobs/s")
                 .against("claim+complete k=100", cell(Ceiling.CLAIM_100)));
         weightedDetails.add("onlyQueue", json(w)).add("hardReservedBeside", json(h));
@@ -231,7 +231,8 @@ final class Scenarios {
         String busy = "weighted, 1 busy queue, " + (queues().size() - 1) + " idle";
         report.add(Figure.of("weighted", "drain, weighted, 8 queues sharing the pool (rounds of at most 30 s)",
                 median(eight), "jobs/s")
-                .against(busy + ", same server, alternating", median(one)).ratioAtLeast(0.8));
+                .against(busy + ", same server, alternating", median(one)).rounds(rates(eight), rates(one))
+                .ratioAtLeast(0.8));
         report.add(Figure.of("weighted", "drain, weighted, 8 queues sharing the pool (rounds of at most 30 s)",
                 median(eight), "jobs/s").against("weighted, the only queue", weightedOneQueue));
         report.add(Figure.of("weighted", "drain, " + busy + " queues configured (rounds of at most 30 s)",
@@ -259,7 +260,8 @@ final class Scenarios {
         }
         report.add(Figure.of(scenario, "drain, hard-reserved, 8 queues of " + Math.max(1, options.workers() / 8)
                 + " workers", median(eight), "jobs/s")
-                .against("1 queue of " + options.workers(), median(one)).ratioAtLeast(0.8));
+                .against("1 queue of " + options.workers(), median(one)).rounds(rates(eight), rates(one))
+                .ratioAtLeast(0.8));
         report.details(scenario, Json.createObjectBuilder()
                 .add("oneQueue", json(one)).add("eightQueues", json(eight)).build());
     }
@@ -378,7 +380,8 @@ final class Scenarios {
             return e.serverRate();
         });
         report.add(Figure.of("enqueue", name, medianRate(runs), "jobs/s")
-                .against(besideLabel(cell, pairs), medianCell(pairs)).ratioAtLeast(0.8));
+                .against(besideLabel(cell, pairs), medianCell(pairs)).rounds(weirs(pairs), cells(pairs))
+                .ratioAtLeast(0.8));
         JsonArrayBuilder rounds = Json.createArrayBuilder();
         runs.forEach(e -> rounds.add(e.json()));
         details.add(key, Json.createObjectBuilder().add("rounds", rounds).add("besideCell", pairsJson(pairs)));
@@ -560,17 +563,19 @@ final class Scenarios {
             }
         }
         report.add(Figure.of("admission", "drain, max-pending " + options.maxPending(), median(bounded), "jobs/s")
-                .against("drain, no bound", median(none)).ratioAtLeast(0.8));
+                .against("drain, no bound", median(none)).rounds(rates(bounded), rates(none)).ratioAtLeast(0.8));
         // Single submissions over HTTP swing by a factor of two or more from one minute to the next on a small
         // machine (471 and 1,899 jobs/s for the same setup in two runs), so they alternate too, a round of each.
         Singles http = alternateSingles(t, "HTTP", (target, queue) -> enqueue(target, queue, 1));
         report.add(Figure.of("admission", "single POST /api/jobs, 16 clients, max-pending", medianRate(http.bounded()),
-                "jobs/s").against("single, no bound, alternating", medianRate(http.none())).ratioAtLeast(0.8));
+                "jobs/s").against("single, no bound, alternating", medianRate(http.none()))
+                .rounds(serverRates(http.bounded()), serverRates(http.none())).ratioAtLeast(0.8));
         // The same from the server's own threads: no HTTP in front, so admission's own cost shows.
         Singles local = alternateSingles(t, "in-process", (target, queue) -> inProcess(target, queue, 1));
         report.add(Figure.of("admission", "single in-process JobSubmitter, 16 threads, max-pending",
                 medianRate(local.bounded()), "jobs/s")
-                .against("in-process single, no bound, alternating", medianRate(local.none())).ratioAtLeast(0.8));
+                .against("in-process single, no bound, alternating", medianRate(local.none()))
+                .rounds(serverRates(local.bounded()), serverRates(local.none())).ratioAtLeast(0.8));
         report.details("admission", Json.createObjectBuilder()
                 .add("maxPending", options.maxPending())
                 .add("drainNone", json(none)).add("drainBounded", json(bounded))
@@ -841,6 +846,26 @@ final class Scenarios {
     /** The median of the server-side rates of {@code runs}. */
     static double medianRate(List<Enqueued> runs) {
         return median(runs.stream().mapToDouble(Enqueued::serverRate).sorted().toArray());
+    }
+
+    /** Each round's rate, in round order. */
+    static double[] rates(List<Backlog.Drained> rounds) {
+        return rounds.stream().mapToDouble(Backlog.Drained::rate).toArray();
+    }
+
+    /** Each run's server-side rate, in round order. */
+    static double[] serverRates(List<Enqueued> runs) {
+        return runs.stream().mapToDouble(Enqueued::serverRate).toArray();
+    }
+
+    /** Weir's rate in each round measured beside its cell, in round order. */
+    static double[] weirs(List<Pair> pairs) {
+        return pairs.stream().mapToDouble(Pair::weir).toArray();
+    }
+
+    /** The cell's rate beside each round, in round order. */
+    static double[] cells(List<Pair> pairs) {
+        return pairs.stream().mapToDouble(Pair::cell).toArray();
     }
 
     private static double median(double[] sorted) {
