@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.OptionalDouble;
@@ -820,7 +821,7 @@ final class Scenarios {
 
     /** The median of the cell's runs beside the rounds. */
     static double medianCell(List<Pair> pairs) {
-        return median(pairs.stream().mapToDouble(Pair::cell).sorted().toArray());
+        return median(cells(pairs));
     }
 
     /** What a figure measured {@link #beside} its cell is compared with. */
@@ -840,12 +841,12 @@ final class Scenarios {
     }
 
     static double median(List<Backlog.Drained> rounds) {
-        return median(rounds.stream().mapToDouble(Backlog.Drained::rate).sorted().toArray());
+        return median(rates(rounds));
     }
 
     /** The median of the server-side rates of {@code runs}. */
     static double medianRate(List<Enqueued> runs) {
-        return median(runs.stream().mapToDouble(Enqueued::serverRate).sorted().toArray());
+        return median(serverRates(runs));
     }
 
     /** Each round's rate, in round order. */
@@ -868,7 +869,9 @@ final class Scenarios {
         return pairs.stream().mapToDouble(Pair::cell).toArray();
     }
 
-    private static double median(double[] sorted) {
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
