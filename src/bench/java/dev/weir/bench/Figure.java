@@ -46,7 +46,7 @@ record Figure(String scenario, String name, double value, String unit, String ag
         }
         List<Double> ratios = new ArrayList<>(values.length);
         for (int i = 0; i < values.length; i++) {
-            ratios.add(references[i] == 0 ? Double.NaN : values[i] / references[i]);
+            ratios.add(ratio(values[i], references[i]));
         }
         return new Figure(scenario, name, value, unit, against, reference, target, met, ratios);
     }
@@ -65,6 +65,11 @@ record Figure(String scenario, String name, double value, String unit, String ag
     }
 
     double ratio() {
+        return ratio(value, reference);
+    }
+
+    /** {@code value ÷ reference}; NaN when the reference is missing (NaN) or 0. */
+    private static double ratio(double value, double reference) {
         return Double.isNaN(reference) || reference == 0 ? Double.NaN : value / reference;
     }
 }
