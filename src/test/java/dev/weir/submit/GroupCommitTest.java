@@ -431,6 +431,93 @@ class GroupCommitTest {
     }
 
     @Test
+    void everyCallerOfALargeGroupIsWokenAndGetsItsOwnAnswer() throws Exception {
+        // The callers of a group are woken as a tree, each by the one before it in the tree: all 40 must come back.
+        CountDownLatch gate = new CountDownLatch(1);
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 1000, r -> 1, upperCase(gate));
+        CompletableFuture<String> first = call(groups, "first");
+        waitUntil(() -> runs.size() == 1);
+        List<CompletableFuture<String>> later = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            later.add(call(groups, "r" + i));
+        }
+        waitUntil(() -> groups.waiting() == 40);
+        gate.countDown();
+        assertEquals("FIRST", first.get(10, TimeUnit.SECONDS));
+        for (int i = 0; i < 40; i++) {
+            assertEquals("R" + i, later.get(i).get(10, TimeUnit.SECONDS));
+        }
+        assertEquals(2, runs.size(), "the 40 shared one group");
+        assertEquals(40, runs.get(1).size());
+    }
+
+    @Test
+    void aCallerLeadingAnotherGroupDoesNotHoldUpTheWakingOfItsOwnGroup() throws Exception {
+        // Group A's callers may lead the next group while A runs. One that leads group B (held open here) cannot wake
+        // the callers after it in A's tree until B ends, so they must be woken in its place. Which caller leads B is
+        // not fixed, so the scene is played again until it has been one of A's callers with others after it, an
+        // inner place of A's tree.
+        int inner = 0;
+        for (int round = 0; round < 60 && inner < 3; round++) {
+            runs.clear();
+            FakeClock clock = new FakeClock();
+            CountDownLatch holdGate = new CountDownLatch(1);
+            CountDownLatch aGate = new CountDownLatch(1);
+            CountDownLatch bGate = new CountDownLatch(1);
+            java.util.Map<String, Thread> leaders = new ConcurrentHashMap<>();
+            GroupCommit<String, String> groups = new GroupCommit<>(3, 7, 1, r -> 1, r -> false, group -> {
+                runs.add(List.copyOf(group));
+                leaders.put(group.get(0), Thread.currentThread());
+                if (group.contains("slow")) {
+                    clock.advance(TimeUnit.MICROSECONDS.toNanos(800));
+                }
+                await(group.contains("hold") ? holdGate : group.contains("b") ? bGate
+                        : group.contains("a0") ? aGate : new CountDownLatch(0));
+                return group.stream().map(String::toUpperCase).toList();
+            }, clock);
+            CompletableFuture<String> held = slowThenHold(groups);
+            java.util.Map<String, Thread> callerThreads = new ConcurrentHashMap<>();
+            List<CompletableFuture<String>> a = new ArrayList<>();
+            for (int i = 0; i < 7; i++) {
+                String request = "a" + i;
+                a.add(CompletableFuture.supplyAsync(() -> {
+                    callerThreads.put(request, Thread.currentThread());
+                    return groups.run(request);
+                }, callers));
+                waitUntil(() -> groups.waiting() == a.size());
+            }
+            // "b" waits too, so that A's callers keep watching the time while A runs (a group takes at most 7).
+            CompletableFuture<String> b = queued(groups, "b", 8);
+            clock.advance(TimeUnit.MICROSECONDS.toNanos(400));
+            waitUntil(() -> runs.size() == 3);
+            assertEquals(List.of("a0", "a1", "a2", "a3", "a4", "a5", "a6"), runs.get(2), "A took the oldest seven");
+            clock.advance(TimeUnit.MICROSECONDS.toNanos(400));
+            waitUntil(() -> runs.size() == 4);
+            assertEquals(List.of("b"), runs.get(3));
+            Thread bLeader = leaders.get("b");
+            for (int i = 0; i < 3; i++) {
+                if (bLeader == callerThreads.get("a" + i)) {
+                    inner++;
+                }
+            }
+            aGate.countDown();
+            for (int i = 0; i < 7; i++) {
+                if (callerThreads.get("a" + i) != bLeader) {
+                    assertEquals("A" + i, a.get(i).get(10, TimeUnit.SECONDS), "a" + i + ", while B still runs");
+                }
+            }
+            bGate.countDown();
+            holdGate.countDown();
+            assertEquals("B", b.get(10, TimeUnit.SECONDS));
+            assertEquals("HOLD", held.get(10, TimeUnit.SECONDS));
+            for (int i = 0; i < 7; i++) {
+                assertEquals("A" + i, a.get(i).get(10, TimeUnit.SECONDS));
+            }
+        }
+        assertTrue(inner > 0, "in 60 rounds no caller at an inner place of A's tree led B");
+    }
+
+    @Test
     void theStaggerIsCappedSoThatOneSlowGroupDoesNotHoldTheNextOnesBackForLong() throws Exception {
         Staged s = holdOneAndCallAnother(TimeUnit.SECONDS.toNanos(10));
         s.clock().advance(GroupCommit.MAX_STAGGER_NANOS);
