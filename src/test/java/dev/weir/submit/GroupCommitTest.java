@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -464,7 +465,7 @@ class GroupCommitTest {
             CountDownLatch holdGate = new CountDownLatch(1);
             CountDownLatch aGate = new CountDownLatch(1);
             CountDownLatch bGate = new CountDownLatch(1);
-            java.util.Map<String, Thread> leaders = new ConcurrentHashMap<>();
+            Map<String, Thread> leaders = new ConcurrentHashMap<>();
             GroupCommit<String, String> groups = new GroupCommit<>(3, 7, 1, r -> 1, r -> false, group -> {
                 runs.add(List.copyOf(group));
                 leaders.put(group.get(0), Thread.currentThread());
@@ -476,7 +477,7 @@ class GroupCommitTest {
                 return group.stream().map(String::toUpperCase).toList();
             }, clock);
             CompletableFuture<String> held = slowThenHold(groups);
-            java.util.Map<String, Thread> callerThreads = new ConcurrentHashMap<>();
+            Map<String, Thread> callerThreads = new ConcurrentHashMap<>();
             List<CompletableFuture<String>> a = new ArrayList<>();
             for (int i = 0; i < 7; i++) {
                 String request = "a" + i;
