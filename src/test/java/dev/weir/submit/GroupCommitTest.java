@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class GroupCommitTest {
 
@@ -65,17 +66,21 @@ class GroupCommitTest {
         assertEquals(new GroupCommit.Counts(1, 1), groups.counts());
     }
 
-    @Test
-    void callersThatArriveWhileAGroupRunsShareTheNextOneAndEachGetsItsOwnAnswer() throws Exception {
+    /** With 40, the group's callers are woken as a tree several levels deep: every one of them must come back. */
+    @ParameterizedTest
+    @ValueSource(ints = {4, 40})
+    void callersThatArriveWhileAGroupRunsShareTheNextOneAndEachGetsItsOwnAnswer(int n) throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
-        GroupCommit<String, String> groups = new GroupCommit<>(1, 10, r -> 1, upperCase(gate));
+        GroupCommit<String, String> groups = new GroupCommit<>(1, 1000, r -> 1, upperCase(gate));
         CompletableFuture<String> first = call(groups, "a");
         waitUntil(() -> runs.size() == 1);
+        List<String> requests = new ArrayList<>();
         List<CompletableFuture<String>> later = new ArrayList<>();
-        for (String r : List.of("b", "c", "d", "e")) {
-            later.add(call(groups, r));
+        for (int i = 0; i < n; i++) {
+            requests.add("r" + i);
+            later.add(call(groups, "r" + i));
         }
-        waitUntil(() -> groups.waiting() == 4);
+        waitUntil(() -> groups.waiting() == n);
         assertEquals(1, runs.size(), "no second group while the only one allowed runs");
         gate.countDown();
         assertEquals("A", first.get(10, TimeUnit.SECONDS));
@@ -83,10 +88,10 @@ class GroupCommitTest {
         for (CompletableFuture<String> f : later) {
             answers.add(f.get(10, TimeUnit.SECONDS));
         }
-        assertEquals(List.of("B", "C", "D", "E"), answers);
-        assertEquals(2, runs.size(), "the four waiting callers shared one group: " + runs);
-        assertEquals(List.of("b", "c", "d", "e"), runs.get(1).stream().sorted().toList());
-        assertEquals(new GroupCommit.Counts(2, 5), groups.counts());
+        assertEquals(requests.stream().map(String::toUpperCase).toList(), answers);
+        assertEquals(2, runs.size(), "the " + n + " waiting callers shared one group: " + runs);
+        assertEquals(requests.stream().sorted().toList(), runs.get(1).stream().sorted().toList());
+        assertEquals(new GroupCommit.Counts(2, n + 1), groups.counts());
     }
 
     @Test
@@ -429,27 +434,6 @@ class GroupCommitTest {
         assertEquals("HOLD", first.get(10, TimeUnit.SECONDS));
         assertEquals("HOLD", second.get(10, TimeUnit.SECONDS));
         assertEquals("C", third.get(10, TimeUnit.SECONDS));
-    }
-
-    @Test
-    void everyCallerOfALargeGroupIsWokenAndGetsItsOwnAnswer() throws Exception {
-        // The callers of a group are woken as a tree, each by the one before it in the tree: all 40 must come back.
-        CountDownLatch gate = new CountDownLatch(1);
-        GroupCommit<String, String> groups = new GroupCommit<>(1, 1000, r -> 1, upperCase(gate));
-        CompletableFuture<String> first = call(groups, "first");
-        waitUntil(() -> runs.size() == 1);
-        List<CompletableFuture<String>> later = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            later.add(call(groups, "r" + i));
-        }
-        waitUntil(() -> groups.waiting() == 40);
-        gate.countDown();
-        assertEquals("FIRST", first.get(10, TimeUnit.SECONDS));
-        for (int i = 0; i < 40; i++) {
-            assertEquals("R" + i, later.get(i).get(10, TimeUnit.SECONDS));
-        }
-        assertEquals(2, runs.size(), "the 40 shared one group");
-        assertEquals(40, runs.get(1).size());
     }
 
     @Test
