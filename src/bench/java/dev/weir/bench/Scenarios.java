@@ -399,7 +399,17 @@ final class Scenarios {
     Enqueued enqueue(Target t, String queue, int batch) throws Exception {
         String one = job(queue);
         String body = batch == 1 ? one : "[" + String.join(",", Collections.nCopies(batch, one)) + "]";
-        return measure(t, queue, "HTTP, batch " + batch, (seconds, errors) -> load(t, batch, body, seconds, errors));
+        return measure(t, queue, "HTTP, batch " + batch, (seconds, errors) -> {
+            JsonObject before = t.api().groupCommits();
+            long jobs = load(t, batch, body, seconds, errors);
+            JsonObject after = t.api().groupCommits();
+            if (before != null && after != null) {
+                log("  HTTP, batch %d: %d calls shared %d commits", batch,
+                        after.getJsonNumber("requests").longValue() - before.getJsonNumber("requests").longValue(),
+                        after.getJsonNumber("groups").longValue() - before.getJsonNumber("groups").longValue());
+            }
+            return jobs;
+        });
     }
 
     /** 16 threads of the server submitting {@code batch} jobs a transaction through {@code JobSubmitter}. */

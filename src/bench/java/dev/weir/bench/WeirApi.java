@@ -108,6 +108,16 @@ final class WeirApi {
     }
 
     /** {@code GET /api/queues/{name}}. It counts the queue's jobs by reading the table: not for a tight loop. */
+    /**
+     * The server's group commits so far, {@code {"groups", "requests"}}; null from a server without the diagnostic
+     * (a build before it).
+     */
+    JsonObject groupCommits() throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(request("GET", "/api/diagnostics/group-commits", null),
+                HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() == 200 ? read(response.body()) : null;
+    }
+
     JsonObject queue(String queue) throws IOException, InterruptedException {
         return read(send("GET", "/api/queues/" + queue, null, 200));
     }

@@ -24,6 +24,7 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import jakarta.transaction.UserTransaction;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -50,6 +51,10 @@ import java.util.List;
  * copies of the job outside any transaction ({@code submit} for one, {@code submitAll} for more; concurrent calls
  * share commits, ADR 0030), and answers {@code {"jobs", "calls", "errors", "firstError"?, "seconds", "groupCommits"}}:
  * the benchmark's measure of in-process submission, which an HTTP client cannot give.
+ *
+ * <p>{@code GET /api/diagnostics/group-commits} answers {@code {"groups", "requests"}}: the shared transactions that
+ * submissions made outside a transaction took since the server started, and the submissions they held (ADR 0030), so
+ * that the benchmark can tell the submissions per commit of any load, over HTTP too.
  */
 @Path("diagnostics")
 @RequestScoped
@@ -99,10 +104,23 @@ public class DiagnosticsResource {
         return answer.build();
     }
 
-    private JsonObject diagnosticRequest(String body) {
+    @GET
+    @Path("group-commits")
+    public JsonObject groupCommits() {
+        diagnosticsEnabled();
+        GroupCommit.Counts counts = submitter.groupCounts();
+        return Jsonp.PROVIDER.createObjectBuilder().add("groups", counts.groups()).add("requests", counts.requests())
+                .build();
+    }
+
+    private void diagnosticsEnabled() {
         if (!configuration.settings().diagnostics()) {
             throw new ApiError(404, "not_found", "diagnostics are disabled (weir.diagnostics.enabled)");
         }
+    }
+
+    private JsonObject diagnosticRequest(String body) {
+        diagnosticsEnabled();
         if (JobsResource.read(body, JobsResource.MAX_BODY_CHARS) instanceof JsonObject request) {
             return request;
         }

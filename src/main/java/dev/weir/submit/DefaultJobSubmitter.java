@@ -128,12 +128,13 @@ public class DefaultJobSubmitter implements JobSubmitter {
     /**
      * Stores a group of submissions. A group that takes one statement runs it on its own, so that it commits by itself
      * (ADR 0035): every submission plain and for unbounded queues (one insert), or every one a single plain job for the
-     * same bounded queue (one admission; those it finds no room for are left to run alone). Any other group runs in
-     * one new transaction: the submissions whose jobs are all plain and go to unbounded queues in one statement, the
-     * single plain jobs of each bounded queue in one statement as far as it finds room, every other one with its own
-     * statements (admission's all or nothing holds per submission). A statement that fails before anything is stored
-     * rolls the whole group back, and each submission is then run alone. The queues are woken and the jobs recorded
-     * once the group has committed.
+     * same bounded queue (one admission; those it finds no room for are left to run alone). A group of one submission
+     * of plain jobs for one bounded queue runs on its own too: its admission statements are each all or nothing, and
+     * a refusal only reads. Any other group runs in one new transaction: the submissions whose jobs are all plain and
+     * go to unbounded queues in one statement, the single plain jobs of each bounded queue in one statement as far as
+     * it finds room, every other one with its own statements (admission's all or nothing holds per submission). A
+     * statement that fails before anything is stored rolls the whole group back, and each submission is then run
+     * alone. The queues are woken and the jobs recorded once the group has committed.
      */
     private List<Answer> runGroup(List<List<NewJob>> group) {
         Announcer.Announcements later = new Announcer.Announcements();
@@ -143,6 +144,8 @@ public class DefaultJobSubmitter implements JobSubmitter {
             answers = alone(sql -> admitSingles(sql, singlesQueue, group, later));
         } else if (group.stream().allMatch(this::mergeable)) {
             answers = alone(sql -> insertMerged(sql, group, later));
+        } else if (group.size() == 1 && oneBoundedQueue(group.get(0))) {
+            answers = alone(sql -> List.of(place(sql, group.get(0), later)));
         } else {
             answers = groupTransactor.inNewTransaction(sql -> {
                 try {
@@ -178,6 +181,24 @@ public class DefaultJobSubmitter implements JobSubmitter {
      */
     private boolean boundedSingle(List<NewJob> jobs) {
         return jobs.size() == 1 && !jobs.get(0).unique() && admission.bounds().containsKey(jobs.get(0).queue());
+    }
+
+    /**
+     * Whether a submission is plain jobs for one bounded queue only: its admission is all or nothing in each statement
+     * it runs (the first window, each wider one, then the reads of a refusal), and at most one of them stores anything,
+     * so it needs no transaction around them (ADR 0035, amendment "a group of one bounded submission").
+     */
+    private boolean oneBoundedQueue(List<NewJob> jobs) {
+        String queue = jobs.get(0).queue();
+        if (!admission.bounds().containsKey(queue)) {
+            return false;
+        }
+        for (NewJob j : jobs) {
+            if (j.unique() || !queue.equals(j.queue())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The bounded queue every submission of the group sends one plain job to; null when there is no such queue. */

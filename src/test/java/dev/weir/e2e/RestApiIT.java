@@ -416,8 +416,10 @@ class RestApiIT {
     @Test
     void theServersOwnThreadsSubmitThroughJobSubmitterForTheBenchmark() {
         long before = totalJobs();
+        JsonObject groupsBefore = get("/api/diagnostics/group-commits").json();
         Server.Reply r = post("/api/diagnostics/submit-load",
                 "{\"job\": {\"kind\": \"weir.noop\"}, \"threads\": 2, \"batch\": 3, \"seconds\": 1}");
+        JsonObject groupsAfter = get("/api/diagnostics/group-commits").json();
         assertEquals(200, r.status(), r.body());
         JsonObject load = r.json();
         long jobs = load.getJsonNumber("jobs").longValue();
@@ -426,6 +428,14 @@ class RestApiIT {
         assertEquals(3 * load.getJsonNumber("calls").longValue(), jobs, "each call submitted a batch of 3");
         long groups = load.getJsonNumber("groupCommits").longValue();
         assertTrue(groups > 0 && groups <= load.getJsonNumber("calls").longValue(), r.body());
+        // The running count counts the same groups, and any other test's beside them.
+        long counted = groupsAfter.getJsonNumber("groups").longValue()
+                - groupsBefore.getJsonNumber("groups").longValue();
+        long held = groupsAfter.getJsonNumber("requests").longValue()
+                - groupsBefore.getJsonNumber("requests").longValue();
+        assertTrue(counted >= groups, "group-commits counted " + counted + " groups, submit-load " + groups);
+        assertTrue(held >= load.getJsonNumber("calls").longValue() && held >= counted,
+                "group-commits counted " + held + " submissions in " + counted + " groups; " + r.body());
         assertTrue(load.getJsonNumber("seconds").doubleValue() >= 1, r.body());
         assertTrue(totalJobs() - before >= jobs, "the jobs it counted are stored");
         assertError(post("/api/diagnostics/submit-load", "{\"job\": {\"kind\": \"weir.noop\"}, \"threads\": 0}"),

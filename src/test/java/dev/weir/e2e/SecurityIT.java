@@ -40,6 +40,7 @@ class SecurityIT {
         PAUSE_PERIODIC("POST", "/api/periodic/new-year/resume", "", TestUser.ADMIN),
         DIAGNOSTICS("POST", "/api/diagnostics/transactional-submit", "{}", TestUser.ADMIN),
         SUBMIT_LOAD("POST", "/api/diagnostics/submit-load", "{}", TestUser.ADMIN),
+        GROUP_COMMITS("GET", "/api/diagnostics/group-commits", null, TestUser.ADMIN),
         // Operator actions on a job that does not exist (404 for an admin) and a filter that matches nothing.
         RETRY_JOB("POST", "/api/jobs/999999999/retry", "", TestUser.ADMIN),
         CANCEL_JOB("POST", "/api/jobs/999999999/cancel", "", TestUser.ADMIN),

@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Elastic admission (ADR 0011) against a real PostgreSQL: the bound, rollback, never waiting, freeing, reconciling. */
 @ExtendWith(TestDatabase.class)
@@ -54,7 +56,17 @@ class AdmissionSlotsIT {
     }
 
     private AdmissionSlots.Result admit(String queue, int n) {
-        return tx.inNewTransaction(sql -> AdmissionSlots.insert(sql, jobs(queue, n), boundOf(queue)));
+        return admit(queue, n, false);
+    }
+
+    /**
+     * Admits {@code n} jobs in a transaction of their own, or with none ({@code alone}: each statement in auto-commit,
+     * as a group commit of one submission to one bounded queue runs them, ADR 0035).
+     */
+    private AdmissionSlots.Result admit(String queue, int n, boolean alone) {
+        java.util.function.Function<Sql, AdmissionSlots.Result> admission =
+                sql -> AdmissionSlots.insert(sql, jobs(queue, n), boundOf(queue));
+        return alone ? tx.alone(admission) : tx.inNewTransaction(admission);
     }
 
     private long slots(String where) {
@@ -108,8 +120,9 @@ class AdmissionSlotsIT {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
     }
 
-    @Test
-    void theBoundHoldsUnderConcurrentSubmittersWhileJobsComplete() throws Exception {
+    @ParameterizedTest(name = "without a transaction: {0}")
+    @ValueSource(booleans = {false, true})
+    void theBoundHoldsUnderConcurrentSubmittersWhileJobsComplete(boolean alone) throws Exception {
         bound("bounded", 50);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong admitted = new AtomicLong();
@@ -123,7 +136,7 @@ class AdmissionSlotsIT {
             int size = t % 4 == 0 ? 3 : 1;
             futures.add(pool.submit(() -> {
                 while (!stop.get()) {
-                    AdmissionSlots.Result r = admit("bounded", size);
+                    AdmissionSlots.Result r = admit("bounded", size, alone);
                     (r.admitted() ? admitted : refused).addAndGet(r.admitted() ? size : 1);
                 }
                 return null;
@@ -508,16 +521,21 @@ class AdmissionSlotsIT {
         assertEquals(40, slots("queue = 'bounded' AND slot BETWEEN 1 AND 40"));
     }
 
-    @Test
-    void theWindowWidensPastSlotsOtherTransactionsHold() throws Exception {
+    @ParameterizedTest(name = "without a transaction: {0}")
+    @ValueSource(booleans = {false, true})
+    void theWindowWidensPastSlotsOtherTransactionsHold(boolean alone) throws Exception {
         int bound = AdmissionSlots.WINDOW_SLACK * 3;
         bound("bounded", bound);
         try (OpenTransaction open = new OpenTransaction()) {
             // More slots held (locked) than the first window can see past.
             assertTrue(open.admit("bounded", AdmissionSlots.WINDOW_SLACK * 2).admitted());
-            assertTrue(admit("bounded", AdmissionSlots.WINDOW_SLACK).admitted(),
+            assertTrue(admit("bounded", AdmissionSlots.WINDOW_SLACK, alone).admitted(),
                     "the free slots beyond the locked ones are found");
-            assertFalse(admit("bounded", 1).admitted());
+            AdmissionSlots.Result refused = admit("bounded", 1, alone);
+            assertFalse(refused.admitted());
+            assertEquals(0, refused.available(), "every slot is taken or held");
         }
+        assertEquals(AdmissionSlots.WINDOW_SLACK, TestDatabase.countJobs("queue = 'bounded'"),
+                "the open transaction's jobs rolled back; the others stayed");
     }
 }
