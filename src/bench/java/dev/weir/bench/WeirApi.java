@@ -107,7 +107,6 @@ final class WeirApi {
         }
     }
 
-    /** {@code GET /api/queues/{name}}. It counts the queue's jobs by reading the table: not for a tight loop. */
     /**
      * The server's group commits so far, {@code {"groups", "requests"}}; null from a server without the diagnostic
      * (a build before it).
@@ -118,6 +117,7 @@ final class WeirApi {
         return response.statusCode() == 200 ? read(response.body()) : null;
     }
 
+    /** {@code GET /api/queues/{name}}. It counts the queue's jobs by reading the table: not for a tight loop. */
     JsonObject queue(String queue) throws IOException, InterruptedException {
         return read(send("GET", "/api/queues/" + queue, null, 200));
     }
