@@ -46,7 +46,7 @@ public final class KeptSessions implements AutoCloseable {
         this.nanoClock = Objects.requireNonNull(nanoClock);
     }
 
-    /** Runs the one statement of {@code work} on a kept session, or on a new one when none is fresh. */
+    /** Runs {@code work} (usually one statement) on a kept session, or on a new one when none is fresh. */
     public <T> T alone(Function<Sql, T> work) {
         Transactor.Session session = take();
         T result = session.alone(work);

@@ -38,9 +38,9 @@ public abstract class ResourceLocalTransactor implements Transactor {
     }
 
     /**
-     * Runs the one statement of {@code work} with no transaction begun: EclipseLink runs a native query outside a
-     * transaction on a connection of the non-transactional data source, in auto-commit, so the statement commits by
-     * itself.
+     * Runs the statements of {@code work} (usually one) with no transaction begun: EclipseLink runs a native query
+     * outside a transaction on a connection of the non-transactional data source, in auto-commit, so each statement
+     * commits by itself.
      */
     @Override
     public <T> T alone(Function<Sql, T> work) {

@@ -39,7 +39,7 @@ public class SubmissionTransactor extends ResourceLocalTransactor {
         return factory;
     }
 
-    /** Runs the one statement of {@code work} on a kept connection while groups follow one another (ADR 0039). */
+    /** Runs {@code work}'s statements alone on a kept connection while groups follow one another (ADR 0039). */
     @Override
     public <T> T alone(Function<Sql, T> work) {
         return kept.alone(work);

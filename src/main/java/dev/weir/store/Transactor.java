@@ -13,9 +13,11 @@ public interface Transactor {
     <T> T inNewTransaction(Function<Sql, T> work);
 
     /**
-     * Runs {@code work}, which runs exactly one statement, so that the statement commits by itself: no transaction
-     * around it, no separate commit, one round trip (ADR 0026). This default runs it in a new transaction, which
-     * has the same effect at the cost of the commit's round trip.
+     * Runs {@code work} with no transaction around it, so that each of its statements commits by itself: no separate
+     * commit, one round trip a statement (ADR 0026). Usually {@code work} runs exactly one statement; it may run more
+     * only when each of them can stand alone, as a bounded queue's admission whose every try is all or nothing does
+     * (ADR 0035, amendment "a group of one bounded submission"). This default runs {@code work} in a new transaction,
+     * which has the same effect at the cost of the commit's round trip.
      */
     default <T> T alone(Function<Sql, T> work) {
         return inNewTransaction(work);

@@ -38,8 +38,9 @@ import java.util.function.Function;
  * The {@link JobSubmitter} applications inject. Inside the caller's JTA transaction it joins that transaction: the
  * insert, and the {@code NOTIFY} that wakes the dispatchers, take effect when that transaction commits. Outside one,
  * the submission gets a transaction of its own, shared with the submissions of other threads waiting at the same
- * moment ({@link GroupCommit}, ADR 0030; a group that is one statement runs it in auto-commit, ADR 0035): it is
- * stored when the call returns, as before, for a fraction of a commit.
+ * moment ({@link GroupCommit}, ADR 0030; a group that is one statement runs it in auto-commit, and so does a lone
+ * submission to one bounded queue, ADR 0035): it is stored when the call returns, as before, for a fraction of a
+ * commit.
  *
  * <p>A bounded queue's jobs are admitted through {@link AdmissionSlots} in that same transaction. A refusal stores
  * nothing and does not mark the caller's transaction for rollback: the caller decides.
@@ -180,7 +181,7 @@ public class DefaultJobSubmitter implements JobSubmitter {
      * moment for the callers such a group set free (ADR 0030, amendment "the callers of the last group").
      */
     private boolean boundedSingle(List<NewJob> jobs) {
-        return jobs.size() == 1 && !jobs.get(0).unique() && admission.bounds().containsKey(jobs.get(0).queue());
+        return jobs.size() == 1 && oneBoundedQueue(jobs);
     }
 
     /**

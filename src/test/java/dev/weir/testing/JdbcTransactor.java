@@ -72,7 +72,7 @@ public final class JdbcTransactor implements Transactor {
         };
     }
 
-    /** The one statement of {@code work} in auto-commit: it commits by itself. */
+    /** The statements of {@code work} (usually one) in auto-commit: each commits by itself. */
     @Override
     public <T> T alone(Function<Sql, T> work) {
         try (Connection c = dataSource.getConnection()) {
