@@ -138,7 +138,7 @@ final class Scenarios {
     /**
      * The default-settings drain's backlog, in multiples of {@code --jobs}: with 20,000 jobs a round lasted half a
      * second on a machine of fast commits, and the rounds of one run lay between 0.63 and 0.86 of the cell beside them
-     * (bench/README). Ten times as many last some seconds, as the cell's 10 s do.
+     * (bench/RESULTS.md). Ten times as many last some seconds, as the cell's 10 s do.
      */
     static final int SHIPPED_BACKLOG_FACTOR = 10;
 
