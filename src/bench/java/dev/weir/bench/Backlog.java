@@ -225,4 +225,9 @@ final class Backlog {
                 + " + (SELECT count(*) FROM weir.jobs WHERE state IN ('scheduled', 'retryable')" + filter + ")",
                 params);
     }
+
+    /** The readings of the server's and the database's CPU that the drains use, for other measurements too. */
+    CpuUse cpu() {
+        return cpu;
+    }
 }

@@ -312,12 +312,19 @@ final class Scenarios {
 
     // ---- enqueue --------------------------------------------------------------------------------------------------
 
-    /** What one enqueue run did: rows per second from their {@code created_at}, and acknowledged jobs per second. */
-    record Enqueued(long rows, double serverRate, double clientRate, long errors) {
+    /**
+     * What one enqueue run did: rows per second from their {@code created_at}, acknowledged jobs per second, and the
+     * CPU milliseconds the server's JVM and PostgreSQL used per 1000 acknowledged jobs while the load ran
+     * ({@link CpuUse}; NaN where unknown).
+     */
+    record Enqueued(long rows, double serverRate, double clientRate, long errors, double serverCpuPer1000,
+            double databaseCpuPer1000) {
 
         jakarta.json.JsonObject json() {
             return Json.createObjectBuilder().add("rows", rows).add("serverJobsPerSecond", Report.json(serverRate))
-                    .add("clientJobsPerSecond", Report.json(clientRate)).add("errors", errors).build();
+                    .add("clientJobsPerSecond", Report.json(clientRate)).add("errors", errors)
+                    .add("serverCpuMsPer1000Jobs", Report.json(serverCpuPer1000))
+                    .add("databaseCpuMsPer1000Jobs", Report.json(databaseCpuPer1000)).build();
         }
     }
 
@@ -443,9 +450,11 @@ final class Scenarios {
         load.run(Math.min(2, options.enqueueSeconds()), new AtomicLong());
         t.backlog().reset();
         AtomicLong errors = new AtomicLong();
+        CpuUse.Reading cpuBefore = t.backlog().cpu().read();
         long start = System.nanoTime();
         long acknowledged = load.run(options.enqueueSeconds(), errors);
         double clientSeconds = (System.nanoTime() - start) / 1e9;
+        CpuUse.Reading cpuAfter = t.backlog().cpu().read();
         double span = t.db().row(
                 "SELECT extract(epoch FROM max(created_at) - min(created_at)) FROM weir.jobs WHERE queue = ?", queue)
                 .get(0).doubleValue();
@@ -454,10 +463,12 @@ final class Scenarios {
                 WHERE queue = ? AND created_at < (SELECT max(created_at) FROM weir.jobs WHERE queue = ?)""",
                 queue, queue);
         t.backlog().reset();
-        Enqueued e = new Enqueued(rows, rows / span, acknowledged / clientSeconds,
-                errors.get());
-        log("enqueue %s, %s: %.0f jobs/s server-side, %.0f acknowledged per second, %d errors", queue, what,
-                e.serverRate(), e.clientRate(), e.errors());
+        Enqueued e = new Enqueued(rows, rows / span, acknowledged / clientSeconds, errors.get(),
+                CpuUse.seconds(cpuBefore.serverNanos(), cpuAfter.serverNanos()) * 1e6 / acknowledged,
+                CpuUse.seconds(cpuBefore.databaseNanos(), cpuAfter.databaseNanos()) * 1e6 / acknowledged);
+        log("enqueue %s, %s: %.0f jobs/s server-side, %.0f acknowledged per second, %d errors (CPU per 1000 jobs:"
+                + " server %s, database %s)", queue, what, e.serverRate(), e.clientRate(), e.errors(),
+                millis(e.serverCpuPer1000()), millis(e.databaseCpuPer1000()));
         return e;
     }
 
