@@ -31,8 +31,8 @@ class DocumentationLinksTest {
     void everyRelativeLinkReachesAFileAndEverySectionLinkAHeading() throws IOException {
         List<Path> files = new ArrayList<>(List.of(Path.of("README.md"), Path.of("CHANGELOG.md")));
         for (String folder : List.of("bench", "docs")) {
-            try (Stream<Path> docs = Files.walk(Path.of(folder))) {
-                docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
+            try (Stream<Path> found = Files.walk(Path.of(folder))) {
+                found.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
             }
         }
         List<String> broken = new ArrayList<>();

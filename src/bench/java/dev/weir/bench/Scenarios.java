@@ -466,9 +466,8 @@ final class Scenarios {
         Enqueued e = new Enqueued(rows, rows / span, acknowledged / clientSeconds, errors.get(),
                 CpuUse.seconds(cpuBefore.serverNanos(), cpuAfter.serverNanos()) * 1e6 / acknowledged,
                 CpuUse.seconds(cpuBefore.databaseNanos(), cpuAfter.databaseNanos()) * 1e6 / acknowledged);
-        log("enqueue %s, %s: %.0f jobs/s server-side, %.0f acknowledged per second, %d errors (CPU per 1000 jobs:"
-                + " server %s, database %s)", queue, what, e.serverRate(), e.clientRate(), e.errors(),
-                millis(e.serverCpuPer1000()), millis(e.databaseCpuPer1000()));
+        log("enqueue %s, %s: %.0f jobs/s server-side, %.0f acknowledged per second, %d errors (%s)", queue, what,
+                e.serverRate(), e.clientRate(), e.errors(), cpu(e.serverCpuPer1000(), e.databaseCpuPer1000()));
         return e;
     }
 
@@ -899,8 +898,12 @@ final class Scenarios {
 
     /** The CPU a drain took per 1000 jobs, of the server and of the database, for a round's log line. */
     private static String cpu(Backlog.Drained d) {
-        return "CPU per 1000 jobs: server " + millis(d.serverCpuPer1000()) + ", database "
-                + millis(d.databaseCpuPer1000());
+        return cpu(d.serverCpuPer1000(), d.databaseCpuPer1000());
+    }
+
+    /** CPU milliseconds per 1000 jobs of the server and of the database, for a round's log line. */
+    private static String cpu(double serverMs, double databaseMs) {
+        return "CPU per 1000 jobs: server " + millis(serverMs) + ", database " + millis(databaseMs);
     }
 
     /** Milliseconds, or what a NaN means here: the harness cannot see that process's CPU (a remote database). */

@@ -161,8 +161,9 @@ public class DefaultJobSubmitter implements JobSubmitter {
     }
 
     /**
-     * Runs a group's one statement on its own. The database's refusal of it stored nothing, so the group's
-     * submissions may run again alone; any other failure may have come after the commit, and reaches every caller.
+     * Runs a group's statement with no transaction around it (or a lone bounded submission's admission tries, each all
+     * or nothing). The database's refusal of it stored nothing, so the group's submissions may run again alone; any
+     * other failure may have come after the commit, and reaches every caller.
      */
     private List<Answer> alone(Function<Sql, List<Answer>> statement) {
         try {
