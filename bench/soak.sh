@@ -80,7 +80,9 @@ loader=$!
 sample() {
   "$JCMD" "$server" GC.run >/dev/null 2>&1 || true
   local heap threads sessions held backlog completed
-  heap=$("$JCMD" "$server" GC.heap_info 2>/dev/null | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | head -1)
+  # G1 names the whole heap on one line, the generational collectors (Parallel, Serial) one line per generation.
+  heap=$("$JCMD" "$server" GC.heap_info 2>/dev/null | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' \
+    | awk '{ sum += $1 } END { if (NR) print sum }')
   threads=$(awk '/^Threads:/ {print $2}' "/proc/$server/status")
   sessions=$(psql -d weir_soak -qAtc "SELECT count(*) FROM pg_stat_activity WHERE datname = 'weir_soak' AND application_name LIKE 'weir%'")
   held=$(curl -sf -u "admin:$WEIR_ADMIN_PASSWORD" "localhost:$PORT/api/queues/default" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity']['inFlight'])")

@@ -19,8 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
 
@@ -44,7 +42,6 @@ final class Scenarios {
     static final List<String> EIGHT = IntStream.rangeClosed(1, 8).mapToObj(i -> "q" + i).toList();
 
     private static final String NOOP = "{\"kind\":\"weir.noop\"}";
-    private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");
 
     private final Options options;
     private final Ceiling ceiling;
@@ -736,12 +733,7 @@ final class Scenarios {
     /** {committed, used} in MB, read with {@code jcmd} right after it asked for a full GC. */
     private double[] heapAfterGc(long pid) throws Exception {
         jcmd(pid, "GC.run");
-        String info = jcmd(pid, "GC.heap_info");
-        Matcher m = HEAP.matcher(info);
-        if (!m.find()) {
-            throw new IllegalStateException("no heap figures in jcmd's answer:\n" + info);
-        }
-        return new double[] {Long.parseLong(m.group(1)) / 1024.0, Long.parseLong(m.group(2)) / 1024.0};
+        return HeapInfo.committedAndUsedMb(jcmd(pid, "GC.heap_info"));
     }
 
     private String jcmd(long pid, String command) throws Exception {
@@ -906,9 +898,15 @@ final class Scenarios {
         return "CPU per 1000 jobs: server " + millis(serverMs) + ", database " + millis(databaseMs);
     }
 
-    /** Milliseconds, or what a NaN means here: the harness cannot see that process's CPU (a remote database). */
+    /**
+     * Milliseconds; or what a NaN means here, that the harness cannot see that process's CPU (a remote database); or
+     * what an infinity means, that the round acknowledged no job to divide by.
+     */
     private static String millis(double ms) {
-        return Double.isNaN(ms) ? "not measured" : String.format("%.0f ms", ms);
+        if (Double.isNaN(ms)) {
+            return "not measured";
+        }
+        return Double.isInfinite(ms) ? "none (no job acknowledged)" : String.format("%.0f ms", ms);
     }
 
     private static JsonArrayBuilder json(List<Backlog.Drained> rounds) {
