@@ -34,11 +34,11 @@ final class Backlog {
 
         /** CPU milliseconds per 1000 completed jobs, of the server and of the database. */
         double serverCpuPer1000() {
-            return serverCpu * 1e6 / jobs;
+            return CpuUse.msPer1000(serverCpu, jobs);
         }
 
         double databaseCpuPer1000() {
-            return databaseCpu * 1e6 / jobs;
+            return CpuUse.msPer1000(databaseCpu, jobs);
         }
 
         JsonObject json() {

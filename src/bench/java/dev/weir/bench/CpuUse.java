@@ -52,4 +52,12 @@ final class CpuUse {
     static double seconds(long before, long after) {
         return before < 0 || after < 0 ? Double.NaN : (after - before) / 1e9;
     }
+
+    /**
+     * CPU milliseconds per 1000 jobs out of CPU seconds: NaN where the seconds are unknown, infinite when there were no
+     * jobs and some CPU.
+     */
+    static double msPer1000(double cpuSeconds, long jobs) {
+        return cpuSeconds * 1e6 / jobs;
+    }
 }

@@ -461,8 +461,8 @@ final class Scenarios {
                 queue, queue);
         t.backlog().reset();
         Enqueued e = new Enqueued(rows, rows / span, acknowledged / clientSeconds, errors.get(),
-                CpuUse.seconds(cpuBefore.serverNanos(), cpuAfter.serverNanos()) * 1e6 / acknowledged,
-                CpuUse.seconds(cpuBefore.databaseNanos(), cpuAfter.databaseNanos()) * 1e6 / acknowledged);
+                CpuUse.msPer1000(CpuUse.seconds(cpuBefore.serverNanos(), cpuAfter.serverNanos()), acknowledged),
+                CpuUse.msPer1000(CpuUse.seconds(cpuBefore.databaseNanos(), cpuAfter.databaseNanos()), acknowledged));
         log("enqueue %s, %s: %.0f jobs/s server-side, %.0f acknowledged per second, %d errors (%s)", queue, what,
                 e.serverRate(), e.clientRate(), e.errors(), cpu(e.serverCpuPer1000(), e.databaseCpuPer1000()));
         return e;
@@ -900,13 +900,14 @@ final class Scenarios {
 
     /**
      * Milliseconds; or what a NaN means here, that the harness cannot see that process's CPU (a remote database); or
-     * what an infinity means, that the round acknowledged no job to divide by.
+     * what an infinity means, that the round counted no job to divide by (a drain's completed jobs, a round of
+     * submissions' acknowledged ones).
      */
     private static String millis(double ms) {
         if (Double.isNaN(ms)) {
             return "not measured";
         }
-        return Double.isInfinite(ms) ? "none (no job acknowledged)" : String.format("%.0f ms", ms);
+        return Double.isInfinite(ms) ? "none (no jobs)" : String.format("%.0f ms", ms);
     }
 
     private static JsonArrayBuilder json(List<Backlog.Drained> rounds) {
