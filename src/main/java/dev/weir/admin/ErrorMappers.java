@@ -19,7 +19,35 @@ public final class ErrorMappers {
 
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class.getName());
 
+    /** The message of a refusal for want of a role. */
+    static final String FORBIDDEN = "the user has no role that may make this call";
+
     private ErrorMappers() {
+    }
+
+    /**
+     * The answer JAX-RS gives for {@code e}, through the mapper it would choose (the one for the nearest class), for
+     * a call answered outside the JAX-RS runtime ({@link SubmissionFilter}).
+     */
+    static Response toResponse(RuntimeException e) {
+        if (e instanceof ApiError api) {
+            return new ApiErrors().toResponse(api);
+        }
+        if (e instanceof InvalidJobException invalid) {
+            return new InvalidJobs().toResponse(invalid);
+        }
+        if (e instanceof QueueFullException full) {
+            return new QueueFull().toResponse(full);
+        }
+        if (e instanceof WebApplicationException web) {
+            return new WebErrors().toResponse(web);
+        }
+        return new Unexpected().toResponse(e);
+    }
+
+    /** 403, as JAX-RS answers a call whose user has none of the method's roles. */
+    static Response forbidden() {
+        return ApiError.body(403, "forbidden", FORBIDDEN);
     }
 
     @Provider
@@ -76,7 +104,7 @@ public final class ErrorMappers {
                 case 415 -> "unsupported_media_type";
                 default -> "http_" + status;
             };
-            String message = status == 403 ? "the user has no role that may make this call" : e.getMessage();
+            String message = status == 403 ? FORBIDDEN : e.getMessage();
             return ApiError.body(status, code, message);
         }
     }

@@ -19,6 +19,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -287,6 +288,26 @@ class RestApiIT {
     }
 
     @Test
+    void aSubmissionWithABrowsersAcceptAndACharsetIsAnsweredAsJson() {
+        Server.Reply r = send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/jobs"))
+                .header("Accept", "text/html, application/json;q=0.9, */*;q=0.1")
+                .header("Content-Type", "application/json; charset=UTF-8")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"kind\": \"weir.noop\", \"args\": {\"s\": \"ünï 日本\"}}",
+                        StandardCharsets.UTF_8)));
+        assertEquals(201, r.status(), r.body());
+        assertEquals("application/json", r.raw().headers().firstValue("Content-Type").orElse("").split(";")[0]);
+        long id = r.json().getJsonNumber("id").longValue();
+        assertEquals(Server.BASE + "/api/jobs/" + id, r.raw().headers().firstValue("Location").orElse(""));
+        assertEquals("ünï 日本", awaitState(id, "completed").getJsonObject("args").getString("s"));
+        Server.Reply batch = send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/jobs/batch"))
+                .header("Accept", "application/*").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("[{\"kind\": \"weir.noop\"}, {\"kind\": \"weir.noop\"}]")));
+        assertEquals(201, batch.status(), batch.body());
+        assertEquals(2, batch.json().getJsonArray("ids").size());
+        assertTrue(batch.raw().headers().firstValue("Location").isEmpty());
+    }
+
+    @Test
     void unicodeAndSqlMetacharactersSurviveTheRoundTrip() {
         String kind = "kind'; DROP TABLE weir.jobs; -- ✓ \\\" ünï";
         long id = submit("{\"kind\": \"" + kind + "\", \"args\": {\"s\": \"'); DELETE FROM weir.jobs; -- 日本\"}}");
@@ -309,6 +330,10 @@ class RestApiIT {
                 "method_not_allowed");
         assertError(send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/queues")).header("Accept", "text/csv")
                 .GET()), 406, "not_acceptable");
+        // Submissions are answered outside JAX-RS (ADR 0044); what they cannot plainly answer still gets its 4xx.
+        assertError(send(HttpRequest.newBuilder(URI.create(Server.BASE + "/api/jobs")).header("Accept", "text/csv")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"kind\": \"weir.noop\"}"))), 406, "not_acceptable");
         // No body, JSON null, a bare string, a batch that is an object or holds a non-object.
         assertError(post("/api/jobs", ""), 400, "invalid_request");
         assertError(post("/api/jobs", "null"), 400, "invalid_request");
