@@ -26,18 +26,13 @@ public final class ErrorMappers {
     }
 
     /**
-     * The answer JAX-RS gives for {@code e}, through the mapper it would choose (the one for the nearest class), for
-     * a call answered outside the JAX-RS runtime ({@link SubmissionFilter}).
+     * The answer JAX-RS gives for {@code e}, for a call answered outside the JAX-RS runtime ({@link SubmissionFilter}):
+     * the mappers of the two classes that have their own, and otherwise {@link Unexpected}, which itself answers an
+     * invalid job or a full queue (thrown or wrapped) as their mappers do.
      */
     static Response toResponse(RuntimeException e) {
         if (e instanceof ApiError api) {
-            return new ApiErrors().toResponse(api);
-        }
-        if (e instanceof InvalidJobException invalid) {
-            return new InvalidJobs().toResponse(invalid);
-        }
-        if (e instanceof QueueFullException full) {
-            return new QueueFull().toResponse(full);
+            return api.toResponse();
         }
         if (e instanceof WebApplicationException web) {
             return new WebErrors().toResponse(web);

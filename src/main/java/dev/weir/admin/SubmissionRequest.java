@@ -1,5 +1,7 @@
 package dev.weir.admin;
 
+import java.util.Locale;
+
 /**
  * Whether a request to a submission's path is plainly a submission that {@link SubmissionFilter} may answer without
  * the JAX-RS runtime: a {@code POST} whose body is {@code application/json} (any parameters, a charset among them)
@@ -40,7 +42,7 @@ public final class SubmissionRequest {
     /** The type and subtype, lower case, without parameters or spaces. */
     private static String mediaType(String value) {
         int semicolon = value.indexOf(';');
-        return (semicolon < 0 ? value : value.substring(0, semicolon)).strip().toLowerCase(java.util.Locale.ROOT);
+        return (semicolon < 0 ? value : value.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
     }
 
     private static boolean weighsZero(String range) {
