@@ -34,6 +34,7 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** Submitting and reading jobs (DESIGN §5), listing them and the operator actions on them (ADR 0021). */
 @Path("jobs")
@@ -66,8 +67,12 @@ public class JobsResource {
     @RolesAllowed({Roles.SUBMITTER, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submit(String body) {
-        JsonValue value = read(body, MAX_BODY_CHARS);
-        NewJob job = toNewJob(JobRequestParser.parse(value, "the job"), Instant.now());
+        // A plainly valid body is read in one pass; any other goes through JSON-P and its errors (ADR 0045).
+        JobRequestParser.Parsed parsed = SubmissionJson.one(body, MAX_BODY_CHARS);
+        if (parsed == null) {
+            parsed = JobRequestParser.parse(read(body, MAX_BODY_CHARS), "the job");
+        }
+        NewJob job = toNewJob(parsed, Instant.now());
         JobStore.Inserted inserted = submitter.insertValidated(List.of(job)).get(0);
         if (inserted.duplicate()) {
             // A unique job that exists already: the existing one, not a new one (DESIGN §7a).
@@ -82,6 +87,23 @@ public class JobsResource {
     @Path("batch")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submitBatch(String body) {
+        Instant now = Instant.now();
+        List<NewJob> jobs;
+        // A plainly valid body is read in one pass; any other goes through JSON-P and its errors (ADR 0045).
+        List<JobRequestParser.Parsed> plain = SubmissionJson.batch(body, MAX_BATCH_BODY_CHARS, Submissions.MAX_BATCH);
+        if (plain != null) {
+            jobs = new ArrayList<>(plain.size());
+            for (JobRequestParser.Parsed parsed : plain) {
+                jobs.add(toNewJob(parsed, now));
+            }
+        } else {
+            jobs = batchThroughJsonp(body, parsed -> toNewJob(parsed, now));
+        }
+        return Response.status(201).entity(SubmitAnswer.batch(submitter.insertValidated(jobs))).build();
+    }
+
+    /** A batch's jobs read through JSON-P, each checked as soon as it is read, so the first error found is told. */
+    static <T> List<T> batchThroughJsonp(String body, Function<JobRequestParser.Parsed, T> check) {
         JsonValue value = read(body, MAX_BATCH_BODY_CHARS);
         if (!(value instanceof JsonArray array)) {
             throw new ApiError(400, "invalid_request", "a batch must be a JSON array of jobs");
@@ -93,12 +115,11 @@ public class JobsResource {
             throw new ApiError(413, "batch_too_large", "a batch holds at most " + Submissions.MAX_BATCH
                     + " jobs, this one " + array.size());
         }
-        Instant now = Instant.now();
-        List<NewJob> jobs = new ArrayList<>(array.size());
+        List<T> jobs = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
-            jobs.add(toNewJob(JobRequestParser.parse(array.get(i), "job [" + i + "]"), now));
+            jobs.add(check.apply(JobRequestParser.parse(array.get(i), "job [" + i + "]")));
         }
-        return Response.status(201).entity(SubmitAnswer.batch(submitter.insertValidated(jobs))).build();
+        return jobs;
     }
 
     @GET
