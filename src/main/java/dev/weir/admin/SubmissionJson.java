@@ -5,6 +5,8 @@ import dev.weir.json.JsonText;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 
 /**
@@ -23,6 +25,9 @@ final class SubmissionJson {
 
     /** The deepest nesting of {@code args} read here; deeper ones go to JSON-P, which has its own limit. */
     static final int MAX_DEPTH = 64;
+
+    /** How many keys of one object are looked through one by one before they go into a hash set. */
+    private static final int MANY_KEYS = 16;
 
     /** Thrown to give up; it carries no stack, so giving up costs no more than a return. */
     private static final RuntimeException GIVE_UP = new RuntimeException("not plainly valid", null, false, false) {
@@ -253,7 +258,8 @@ final class SubmissionJson {
             out.append('}');
             return;
         }
-        List<String> keys = new ArrayList<>(4);
+        // A list for the few keys of most objects, a set once there are many, so that no object costs its square.
+        Collection<String> keys = new ArrayList<>(4);
         while (true) {
             expect('"');
             String key = string();
@@ -262,6 +268,9 @@ final class SubmissionJson {
                 throw GIVE_UP;
             }
             keys.add(key);
+            if (keys.size() == MANY_KEYS) {
+                keys = new HashSet<>(keys);
+            }
             JsonText.string(out, key).append(':');
             space();
             expect(':');

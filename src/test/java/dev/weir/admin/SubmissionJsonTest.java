@@ -110,6 +110,19 @@ class SubmissionJsonTest {
     }
 
     @Test
+    void readsObjectsOfManyKeysAndStillFindsARepeatedOne() {
+        StringBuilder args = new StringBuilder("{");
+        for (int i = 0; i < 5000; i++) {
+            args.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":").append(i);
+        }
+        String many = "{\"kind\":\"k\",\"args\":" + args + "}}";
+        assertTrue(agrees(many));
+        assertEquals(args + "}", SubmissionJson.one(many, MAX).argsJson());
+        assertNull(SubmissionJson.one("{\"kind\":\"k\",\"args\":" + args + ",\"k4000\":1}}", MAX));
+        assertNull(SubmissionJson.one("{\"kind\":\"k\",\"args\":" + args + ",\"k3\":1}}", MAX));
+    }
+
+    @Test
     void leavesEmptyTooLargeAndBrokenBatchesToJsonp() {
         String job = "{\"kind\":\"k\"}";
         assertEquals(3, SubmissionJson.batch("[" + job + "," + job + "," + job + "]", MAX, 3).size());
