@@ -86,15 +86,9 @@ final class SubmissionJson {
                     return null;
                 }
                 jobs.add(reader.job());
-                reader.space();
-                char c = reader.next();
-                if (c == ']') {
+                if (!reader.another(']')) {
                     break;
                 }
-                if (c != ',') {
-                    return null;
-                }
-                reader.space();
             }
             reader.end();
             return jobs;
@@ -131,15 +125,9 @@ final class SubmissionJson {
                 case MAX_ATTEMPTS -> maxAttempts = intOrNull();
                 default -> literal("null");
             }
-            space();
-            char c = next();
-            if (c == '}') {
+            if (!another('}')) {
                 break;
             }
-            if (c != ',') {
-                throw GIVE_UP;
-            }
-            space();
         }
         if (kind == null) {
             throw GIVE_UP;
@@ -193,26 +181,12 @@ final class SubmissionJson {
             literal("null");
             return null;
         }
-        boolean negative = peek() == '-';
-        if (negative) {
-            at++;
-        }
-        int digits = at;
-        long value = 0;
-        while (at < text.length() && text.charAt(at) >= '0' && text.charAt(at) <= '9') {
-            value = value * 10 + (text.charAt(at++) - '0');
-            if (at - digits > 10) {
-                throw GIVE_UP;
-            }
-        }
-        if (at == digits || (text.charAt(digits) == '0' && at - digits > 1) || (negative && value == 0)) {
+        int start = at;
+        if (!integer() || isNegativeZero(start)) {
             throw GIVE_UP;
         }
-        value = negative ? -value : value;
-        if (value != (int) value) {
-            throw GIVE_UP;
-        }
-        return (int) value;
+        // Out of an int's range: a NumberFormatException, which gives up as any exception here does.
+        return Integer.parseInt(text, start, at, 10);
     }
 
     /** The args object as the compact text JsonText writes for it, or null for a JSON null. */
@@ -232,6 +206,9 @@ final class SubmissionJson {
 
     private void value(StringBuilder out, int depth) {
         char c = peek();
+        if ((c == '{' || c == '[') && depth >= MAX_DEPTH) {
+            throw GIVE_UP;
+        }
         switch (c) {
             case '{' -> object(out, depth + 1);
             case '[' -> array(out, depth + 1);
@@ -247,9 +224,6 @@ final class SubmissionJson {
     }
 
     private void object(StringBuilder out, int depth) {
-        if (depth > MAX_DEPTH) {
-            throw GIVE_UP;
-        }
         expect('{');
         out.append('{');
         space();
@@ -276,24 +250,15 @@ final class SubmissionJson {
             expect(':');
             space();
             value(out, depth);
-            space();
-            char c = next();
-            if (c == '}') {
+            if (!another('}')) {
                 out.append('}');
                 return;
             }
-            if (c != ',') {
-                throw GIVE_UP;
-            }
             out.append(',');
-            space();
         }
     }
 
     private void array(StringBuilder out, int depth) {
-        if (depth > MAX_DEPTH) {
-            throw GIVE_UP;
-        }
         expect('[');
         out.append('[');
         space();
@@ -304,17 +269,11 @@ final class SubmissionJson {
         }
         while (true) {
             value(out, depth);
-            space();
-            char c = next();
-            if (c == ']') {
+            if (!another(']')) {
                 out.append(']');
                 return;
             }
-            if (c != ',') {
-                throw GIVE_UP;
-            }
             out.append(',');
-            space();
         }
     }
 
@@ -324,31 +283,8 @@ final class SubmissionJson {
      */
     private void number(StringBuilder out) {
         int start = at;
-        if (peek() == '-') {
-            at++;
-        }
-        int intStart = at;
-        digits();
-        int intDigits = at - intStart;
-        if (intDigits > 1 && text.charAt(intStart) == '0') {
-            throw GIVE_UP;
-        }
-        boolean plain = true;
-        if (at < text.length() && text.charAt(at) == '.') {
-            at++;
-            digits();
-            plain = false;
-        }
-        if (at < text.length() && (text.charAt(at) == 'e' || text.charAt(at) == 'E')) {
-            at++;
-            if (at < text.length() && (text.charAt(at) == '+' || text.charAt(at) == '-')) {
-                at++;
-            }
-            digits();
-            plain = false;
-        }
-        if (plain) {
-            if (intDigits > 18 || (at - start == 2 && text.charAt(start) == '-' && text.charAt(intStart) == '0')) {
+        if (integer()) {
+            if (at - start > (text.charAt(start) == '-' ? 19 : 18) || isNegativeZero(start)) {
                 throw GIVE_UP;
             }
             out.append(text, start, at);
@@ -359,6 +295,41 @@ final class SubmissionJson {
             throw GIVE_UP;
         }
         out.append(number);
+    }
+
+    /**
+     * Reads a number as JSON's grammar has it (no leading zero, no bare point) and tells whether it was an integer,
+     * with no fraction and no exponent.
+     */
+    private boolean integer() {
+        if (peek() == '-') {
+            at++;
+        }
+        int intStart = at;
+        digits();
+        if (at - intStart > 1 && text.charAt(intStart) == '0') {
+            throw GIVE_UP;
+        }
+        boolean whole = true;
+        if (at < text.length() && text.charAt(at) == '.') {
+            at++;
+            digits();
+            whole = false;
+        }
+        if (at < text.length() && (text.charAt(at) == 'e' || text.charAt(at) == 'E')) {
+            at++;
+            if (at < text.length() && (text.charAt(at) == '+' || text.charAt(at) == '-')) {
+                at++;
+            }
+            digits();
+            whole = false;
+        }
+        return whole;
+    }
+
+    /** Whether the integer just read from start is {@code -0}, which JSON-P writes back as {@code 0}. */
+    private boolean isNegativeZero(int start) {
+        return at - start == 2 && text.startsWith("-0", start);
     }
 
     /** One or more decimal digits. */
@@ -374,36 +345,35 @@ final class SubmissionJson {
 
     /** Copies a string (its opening quote read) as JsonText writes it: as it stands when it has no escape. */
     private void copyString(StringBuilder out) {
-        int start = at;
-        for (int i = start; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '"') {
-                out.append('"').append(text, start, i).append('"');
-                at = i + 1;
-                return;
-            }
-            if (c == '\\') {
-                break;
-            }
-            if (c < 0x20) {
-                throw GIVE_UP;
-            }
+        int end = plainEnd();
+        if (end >= 0) {
+            out.append(text, at - 1, end + 1);
+            at = end + 1;
+            return;
         }
-        JsonText.string(out, string());
+        JsonText.string(out, escaped());
     }
 
     /** A string's value, its opening quote read. */
     private String string() {
-        int start = at;
-        for (int i = start; i < text.length(); i++) {
+        int end = plainEnd();
+        if (end >= 0) {
+            String value = text.substring(at, end);
+            at = end + 1;
+            return value;
+        }
+        return escaped();
+    }
+
+    /** Where the string being read closes when no escape comes before its closing quote; -1 when one does. */
+    private int plainEnd() {
+        for (int i = at; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '"') {
-                at = i + 1;
-                return text.substring(start, i);
+                return i;
             }
             if (c == '\\') {
-                at = i;
-                return escaped(new StringBuilder(i - start + 16).append(text, start, i));
+                return -1;
             }
             if (c < 0x20) {
                 throw GIVE_UP;
@@ -412,7 +382,9 @@ final class SubmissionJson {
         throw GIVE_UP;
     }
 
-    private String escaped(StringBuilder value) {
+    /** A string's value read a character at a time, its escapes decoded, up to and past its closing quote. */
+    private String escaped() {
+        StringBuilder value = new StringBuilder();
         while (at < text.length()) {
             char c = text.charAt(at++);
             if (c == '"') {
@@ -470,6 +442,22 @@ final class SubmissionJson {
             }
             at++;
         }
+    }
+
+    /**
+     * After a member or an item: true, past the comma, when another follows; false, past {@code close}, when none does.
+     */
+    private boolean another(char close) {
+        space();
+        char c = next();
+        if (c == close) {
+            return false;
+        }
+        if (c != ',') {
+            throw GIVE_UP;
+        }
+        space();
+        return true;
     }
 
     private void end() {
