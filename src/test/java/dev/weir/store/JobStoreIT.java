@@ -753,15 +753,7 @@ class JobStoreIT {
             s.execute("ALTER TABLE weir.jobs SET (autovacuum_enabled = false)");
             try {
                 s.execute("ANALYZE weir.jobs");
-                s.execute("UPDATE weir.jobs SET state = 'running', owner = 'me', run_lease = 1, attempt = 1"
-                        + " WHERE id IN (SELECT id FROM weir.jobs ORDER BY id LIMIT 100)");
-                List<Long> outcomes = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery(
-                        "SELECT id FROM weir.jobs WHERE state = 'running' ORDER BY id LIMIT 50")) {
-                    while (rs.next()) {
-                        outcomes.add(rs.getLong(1));
-                    }
-                }
+                List<Long> outcomes = fiftyOfAHundredRunning(s);
                 String args = turnArgs(outcomes);
                 s.execute("SET plan_cache_mode = force_generic_plan");
                 Plan analysed = runGeneric(s, "turn_analysed", TURN_TYPES, Queries.JOB_TURN, args).answered(66);
@@ -790,41 +782,31 @@ class JobStoreIT {
                 Statement s = c.createStatement()) {
             s.execute("ALTER TABLE weir.jobs SET (autovacuum_enabled = false)"); // before the plan: it invalidates
             try {
-                s.execute("PREPARE turn_made_empty(" + TURN_TYPES + ") AS "
-                        + Queries.JOB_TURN.replaceAll("\\?(\\d+)", "\\$$1"));
-                s.execute("BEGIN");
-                s.execute("EXECUTE turn_made_empty('{}', '{}', '{}', '{}', '{}', '{}', '[]', 'me')"); // the plan
-                s.execute("ROLLBACK");
+                // Run once on the empty table, claiming nothing: the generic plan is made now.
+                runGeneric(s, "turn_made_empty", TURN_TYPES, Queries.JOB_TURN,
+                        "'{}', '{}', '{}', '{}', '{}', '{}', '[]', 'me'").answered(0);
                 s.execute("INSERT INTO weir.jobs (kind, queue, state) SELECT 'k', 'q' || (i % 8), 'available'"
                         + " FROM generate_series(1, 100000) AS i");
-                s.execute("UPDATE weir.jobs SET state = 'running', owner = 'me', run_lease = 1, attempt = 1"
-                        + " WHERE id IN (SELECT id FROM weir.jobs ORDER BY id LIMIT 100)");
-                List<Long> outcomes = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery(
-                        "SELECT id FROM weir.jobs WHERE state = 'running' ORDER BY id LIMIT 50")) {
-                    while (rs.next()) {
-                        outcomes.add(rs.getLong(1));
-                    }
-                }
-                s.execute("BEGIN");
-                try {
-                    String text;
-                    try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)"
-                            + " EXECUTE turn_made_empty(" + turnArgs(outcomes) + ")")) {
-                        rs.next();
-                        text = rs.getString(1);
-                    }
-                    try (JsonReader r = Json.createReader(new StringReader(text))) {
-                        assertLinear(new Plan(text, r.readArray().getJsonObject(0).getJsonObject("Plan")).answered(66));
-                    }
-                } finally {
-                    s.execute("ROLLBACK");
-                }
+                List<Long> outcomes = fiftyOfAHundredRunning(s);
+                assertLinear(explainInRollback(s, "turn_made_empty", turnArgs(outcomes)).answered(66));
             } finally {
                 s.execute("DEALLOCATE ALL");
                 s.execute("ALTER TABLE weir.jobs RESET (autovacuum_enabled)");
             }
         }
+    }
+
+    /** Sets the first 100 jobs running (owner {@code me}, lease 1) and answers the ids of the first 50 of them. */
+    private static List<Long> fiftyOfAHundredRunning(Statement s) throws java.sql.SQLException {
+        s.execute("UPDATE weir.jobs SET state = 'running', owner = 'me', run_lease = 1, attempt = 1"
+                + " WHERE id IN (SELECT id FROM weir.jobs ORDER BY id LIMIT 100)");
+        List<Long> outcomes = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery("SELECT id FROM weir.jobs WHERE state = 'running' ORDER BY id LIMIT 50")) {
+            while (rs.next()) {
+                outcomes.add(rs.getLong(1));
+            }
+        }
+        return outcomes;
     }
 
     /** The parameter types of the turn, prepared by hand: every argument as text, as the driver sends them. */
@@ -944,9 +926,14 @@ class JobStoreIT {
     /** Runs {@code sql} once on its generic plan, in a transaction rolled back, and answers what it did. */
     private static Plan runGeneric(Statement s, String name, String types, String sql, String args)
             throws java.sql.SQLException {
+        s.execute("PREPARE " + name + "(" + types + ") AS " + sql.replaceAll("\\?(\\d+)", "\\$$1"));
+        return explainInRollback(s, name, args);
+    }
+
+    /** Runs the prepared statement {@code name} once, in a transaction rolled back, and answers what it did. */
+    private static Plan explainInRollback(Statement s, String name, String args) throws java.sql.SQLException {
         s.execute("BEGIN");
         try {
-            s.execute("PREPARE " + name + "(" + types + ") AS " + sql.replaceAll("\\?(\\d+)", "\\$$1"));
             String text;
             try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE " + name + "(" + args
                     + ")")) {
