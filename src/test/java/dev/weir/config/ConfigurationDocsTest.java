@@ -3,6 +3,7 @@ package dev.weir.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weir.testing.ServerXml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +30,6 @@ class ConfigurationDocsTest {
     private static final Pattern ROW = Pattern.compile("^\\| `(weir\\.[^`]+)` \\|", Pattern.MULTILINE);
     /** An error code as the reader's source spells it: a string literal of capitals with at least one underscore. */
     private static final Pattern CODE = Pattern.compile("\"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\"");
-    /** A variable server.xml declares, and its default. */
-    private static final Pattern VARIABLE = Pattern.compile("<variable name=\"([A-Z_]+)\" defaultValue=\"([^\"]*)\"");
     /** A row of the table of the server's variables: the variable and its default cell. */
     private static final Pattern VARIABLE_ROW = Pattern.compile("^\\| `([A-Z_]+)` \\| ([^|]+?) \\|", Pattern.MULTILINE);
 
@@ -70,12 +69,9 @@ class ConfigurationDocsTest {
 
     @Test
     void theServersVariablesAreDocumentedWithTheirDefaults() throws IOException {
-        String xml = Files.readString(Path.of("server-config", "server.xml"));
         Map<String, String> declared = new TreeMap<>();
-        Matcher v = VARIABLE.matcher(xml);
-        while (v.find()) {
-            declared.put(v.group(1), v.group(2).isEmpty() ? "empty" : "`" + v.group(2) + "`");
-        }
+        ServerXml.variables().forEach((name, value) ->
+                declared.put(name, value.isEmpty() ? "empty" : "`" + value + "`"));
         assertTrue(declared.size() >= 8, "found only " + declared.size() + " variables in server.xml");
         String doc = section(Files.readString(Path.of("docs", "configuration.md")), "## The server's variables");
         Map<String, String> documented = new TreeMap<>();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.api.Progress;
 import dev.weir.testing.JdbcTransactor;
+import dev.weir.testing.ServerXml;
 import dev.weir.testing.TestDatabase;
 import jakarta.json.Json;
 import jakarta.json.JsonReader;
@@ -775,10 +776,11 @@ class JobStoreIT {
             throws Exception {
         // A generic plan is made once, from the table's size when it is made, and kept until something invalidates
         // it; inserts do not. Made on an empty weir.jobs (a new deployment, a truncated table), the turn's plan read
-        // the whole table twice per turn to find its rows by id, 5-24 ms a turn over 20,000-200,000 jobs in the
+        // the whole table twice per turn to find its rows by id, 5-220 ms a turn over 20,000-200,000 jobs in the
         // harness, until the leader's vacuum replanned it (ADR 0046). The engine's sessions, opened with the options
         // of the shipped server.xml, must not choose a sequential scan whatever the table's size was.
-        try (Connection c = TestDatabase.dataSource(Map.of("options", engineOptions())).getConnection();
+        try (Connection c = TestDatabase.dataSource(Map.of("options", ServerXml.dataSourceOptions("weir-engine")))
+                .getConnection();
                 Statement s = c.createStatement()) {
             s.execute("ALTER TABLE weir.jobs SET (autovacuum_enabled = false)"); // before the plan: it invalidates
             try {
@@ -790,7 +792,6 @@ class JobStoreIT {
                 List<Long> outcomes = fiftyOfAHundredRunning(s);
                 assertLinear(explainInRollback(s, "turn_made_empty", turnArgs(outcomes)).answered(66));
             } finally {
-                s.execute("DEALLOCATE ALL");
                 s.execute("ALTER TABLE weir.jobs RESET (autovacuum_enabled)");
             }
         }
@@ -828,21 +829,6 @@ class JobStoreIT {
         return "'{" + ids + "}', '{" + "1,".repeat(n - 1) + "1}', '{" + "completed,".repeat(n - 1) + "completed}', '{"
                 + "0,".repeat(n - 1) + "0}', '{" + "NULL,".repeat(n - 1) + "NULL}', '{" + "f,".repeat(n - 1) + "f}', '"
                 + wanted.append(']') + "', 'me'";
-    }
-
-    /**
-     * The options the shipped server.xml gives the engine's sessions ({@code jdbc/weir-engine}), with
-     * {@code WEIR_DB_OPTIONS} at its default.
-     */
-    private static String engineOptions() throws java.io.IOException {
-        String xml = java.nio.file.Files.readString(java.nio.file.Path.of("server-config", "server.xml"));
-        java.util.regex.Matcher variable = java.util.regex.Pattern
-                .compile("<variable name=\"WEIR_DB_OPTIONS\" defaultValue=\"([^\"]*)\"").matcher(xml);
-        java.util.regex.Matcher engine = java.util.regex.Pattern
-                .compile("<dataSource id=\"weir-engine\".*?options=\"([^\"]*)\"", java.util.regex.Pattern.DOTALL)
-                .matcher(xml);
-        assertTrue(variable.find() && engine.find(), "server.xml names WEIR_DB_OPTIONS and the engine's options");
-        return engine.group(1).replace("${WEIR_DB_OPTIONS}", variable.group(1));
     }
 
     @Test
