@@ -13,6 +13,7 @@ import dev.weir.store.GenericPlanCheck;
 import dev.weir.store.JitCheck;
 import dev.weir.store.LocalTransactor;
 import dev.weir.store.Migrator;
+import dev.weir.store.SequentialScanCheck;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -167,7 +168,8 @@ public class WeirRuntime {
 
     /**
      * Says which of Weir's data sources let PostgreSQL JIT-compile their statements (ADR 0033), and whether the
-     * engine's and the group commits' sessions keep generic plans (ADR 0034, ADR 0037).
+     * engine's and the group commits' sessions keep generic plans (ADR 0034, ADR 0037), and whether the engine's
+     * leave sequential scans to the planner's choice (ADR 0046).
      */
     private void checkSessionSettings() {
         Map<String, DataSource> sources = new LinkedHashMap<>();
@@ -181,6 +183,9 @@ public class WeirRuntime {
                 JitCheck.advice(name, JitCheck.of(source)).ifPresent(LOG::warning);
                 if (generic.contains(name)) {
                     GenericPlanCheck.advice(name, GenericPlanCheck.of(source)).ifPresent(LOG::warning);
+                }
+                if (name.equals("jdbc/weir-engine")) {
+                    SequentialScanCheck.advice(name, SequentialScanCheck.of(source)).ifPresent(LOG::warning);
                 }
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "Weir: cannot read the session settings of " + name, e);

@@ -1,9 +1,6 @@
 package dev.weir.store;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -28,11 +25,7 @@ public final class GenericPlanCheck {
 
     /** Reads {@code plan_cache_mode} on one of the data source's connections. */
     public static String of(DataSource dataSource) throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT current_setting('plan_cache_mode')")) {
-            r.next();
-            return r.getString(1);
-        }
+        return SessionSetting.of(dataSource, "plan_cache_mode");
     }
 
     /**

@@ -34,6 +34,8 @@ class DataSourcesIT {
         // And whether the engine's and the submissions' sessions keep generic plans (ADR 0034, ADR 0037).
         assertFalse(messages.contains("runs with plan_cache_mode"), "the engine's or the submissions' sessions do not "
                 + "keep generic plans");
+        // And whether the engine's leave sequential scans to the planner (ADR 0046).
+        assertFalse(messages.contains("runs with enable_seqscan"), "the engine's sessions may choose sequential scans");
     }
 
     @Test

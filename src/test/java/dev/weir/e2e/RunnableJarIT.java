@@ -2,6 +2,7 @@ package dev.weir.e2e;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
@@ -66,9 +67,9 @@ class RunnableJarIT {
         // The packaged default is "-c jit=off" (DataSourcesIT); an operator's own options replace it on every data
         // source, and start-up names each data source that now runs with jit on (ADR 0033). They come after the
         // engine's and the submissions' own plan_cache_mode, so they can change that too, and start-up says so (ADR
-        // 0034, ADR 0037).
+        // 0034, ADR 0037); likewise the engine's enable_seqscan (ADR 0046).
         try (ServerProcess s = ServerProcess.start(9400,
-                Map.of("WEIR_DB_OPTIONS", "-c jit=on -c plan_cache_mode=auto"))) {
+                Map.of("WEIR_DB_OPTIONS", "-c jit=on -c plan_cache_mode=auto -c enable_seqscan=on"))) {
             await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
                     .until(() -> s.status("/health/ready") == 200);
             await().atMost(Duration.ofSeconds(10)).until(() -> s.log().contains("Weir: ready in"));
@@ -79,6 +80,9 @@ class RunnableJarIT {
             for (String source : List.of("jdbc/weir-engine", "jdbc/weir-submit")) {
                 assertTrue(s.log().contains("data source " + source + " runs with plan_cache_mode = auto"), s.log());
             }
+            assertTrue(s.log().contains("data source jdbc/weir-engine runs with enable_seqscan = on"), s.log());
+            assertFalse(s.log().contains("data source jdbc/weir-submit runs with enable_seqscan"),
+                    "only the engine's sessions are meant to run without sequential scans:\n" + s.log());
         }
     }
 
