@@ -80,21 +80,31 @@ final class BenchDb implements AutoCloseable {
 
     /** The first row of a query whose columns are all numbers (null reads as 0). */
     List<Number> row(String sql, Object... params) throws SQLException {
+        List<List<Number>> rows = rows(sql, params);
+        if (rows.isEmpty()) {
+            throw new SQLException("no row from " + sql);
+        }
+        return rows.get(0);
+    }
+
+    /** Every row of a query whose columns are all numbers (null reads as 0). */
+    List<List<Number>> rows(String sql, Object... params) throws SQLException {
         statements++;
         try (PreparedStatement s = connection.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 s.setObject(i + 1, params[i]);
             }
             try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("no row from " + sql);
+                List<List<Number>> rows = new ArrayList<>();
+                while (rs.next()) {
+                    List<Number> values = new ArrayList<>();
+                    for (int c = 1; c <= rs.getMetaData().getColumnCount(); c++) {
+                        Object v = rs.getObject(c);
+                        values.add(v == null ? 0 : (Number) v);
+                    }
+                    rows.add(values);
                 }
-                List<Number> values = new ArrayList<>();
-                for (int c = 1; c <= rs.getMetaData().getColumnCount(); c++) {
-                    Object v = rs.getObject(c);
-                    values.add(v == null ? 0 : (Number) v);
-                }
-                return values;
+                return rows;
             }
         }
     }

@@ -12,14 +12,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
 
@@ -277,35 +281,60 @@ final class Scenarios {
         int warmUp = 20;
         Histogram submit = new Histogram(3);
         Long[] ids = new Long[options.samples()];
+        Map<Long, Long> roundTripMicros = new HashMap<>();
         for (int i = -warmUp; i < options.samples(); i++) {
             long start = System.nanoTime();
             long id = t.api().submit(NOOP);
             if (i >= 0) {
-                submit.recordValue((System.nanoTime() - start) / 1000);
+                long micros = (System.nanoTime() - start) / 1000;
+                submit.recordValue(micros);
                 ids[i] = id;
+                roundTripMicros.put(id, micros);
             }
             Thread.sleep(ThreadLocalRandom.current().nextInt(10, 51));
         }
         t.backlog().awaitNoneOutstanding(List.of(DEFAULT), 60_000);
         Histogram pickup = new Histogram(3);
-        for (double micros : t.db().column(
-                "SELECT extract(epoch FROM attempted_at - created_at) * 1e6 FROM weir.jobs WHERE id = ANY (?)",
+        List<SlowPickup> slowest = new ArrayList<>();
+        for (List<Number> row : t.db().rows(
+                "SELECT id, round(extract(epoch FROM attempted_at - created_at) * 1e6) FROM weir.jobs WHERE id = ANY (?)",
                 (Object) ids)) {
-            pickup.recordValue(Math.max(0, Math.round(micros)));
+            long micros = Math.max(0, row.get(1).longValue());
+            pickup.recordValue(micros);
+            slowest.add(new SlowPickup(micros, roundTripMicros.get(row.get(0).longValue())));
         }
         if (pickup.getTotalCount() != options.samples()) {
             throw new IllegalStateException("found " + pickup.getTotalCount() + " of " + options.samples() + " jobs");
         }
+        // The slowest pickups beside their own submissions' round trips: a pickup counts from the submitting
+        // transaction's start, so a submission that was slow to commit (a stalled WAL flush) shows in both, while a
+        // slow wake-up or claim shows in the pickup alone.
+        slowest.sort(Comparator.comparingLong(SlowPickup::pickupMicros).reversed());
+        slowest = slowest.subList(0, Math.min(3, slowest.size()));
+        System.out.println("  slowest pickups, each with its submission's round trip: " + slowest.stream()
+                .map(p -> String.format(Locale.ROOT, "%.1f ms (submitted in %.1f ms)", p.pickupMicros() / 1000.0,
+                        p.roundTripMicros() / 1000.0))
+                .collect(Collectors.joining(", ")));
         String name = "pickup, idle server, " + options.samples() + " jobs";
         report.add(Figure.of("latency", name + ": p50", ms(pickup, 50), "ms").atMost(5));
         report.add(Figure.of("latency", name + ": p95", ms(pickup, 95), "ms"));
         report.add(Figure.of("latency", name + ": p99", ms(pickup, 99), "ms").atMost(25));
         report.add(Figure.of("latency", name + ": max", pickup.getMaxValue() / 1000.0, "ms"));
+        JsonArrayBuilder slowestJson = Json.createArrayBuilder();
+        for (SlowPickup p : slowest) {
+            slowestJson.add(Json.createObjectBuilder().add("pickupMs", p.pickupMicros() / 1000.0)
+                    .add("submitRoundTripMs", p.roundTripMicros() / 1000.0));
+        }
         report.details("latency", Json.createObjectBuilder()
                 .add("samples", options.samples())
                 .add("pickupMs", percentiles(pickup))
                 .add("submitRoundTripMs", percentiles(submit))
+                .add("slowestPickups", slowestJson)
                 .build());
+    }
+
+    /** One pickup latency and the round trip of the submission that made its job, both in microseconds. */
+    private record SlowPickup(long pickupMicros, long roundTripMicros) {
     }
 
     // ---- enqueue --------------------------------------------------------------------------------------------------
