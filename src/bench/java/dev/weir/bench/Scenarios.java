@@ -296,9 +296,8 @@ final class Scenarios {
         t.backlog().awaitNoneOutstanding(List.of(DEFAULT), 60_000);
         Histogram pickup = new Histogram(3);
         List<SlowPickup> slowest = new ArrayList<>();
-        for (List<Number> row : t.db().rows(
-                "SELECT id, round(extract(epoch FROM attempted_at - created_at) * 1e6) FROM weir.jobs WHERE id = ANY (?)",
-                (Object) ids)) {
+        for (List<Number> row : t.db().rows("SELECT id, round(extract(epoch FROM attempted_at - created_at) * 1e6)"
+                + " FROM weir.jobs WHERE id = ANY (?)", (Object) ids)) {
             long micros = Math.max(0, row.get(1).longValue());
             pickup.recordValue(micros);
             slowest.add(new SlowPickup(micros, roundTripMicros.get(row.get(0).longValue())));
