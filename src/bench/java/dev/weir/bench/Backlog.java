@@ -13,9 +13,8 @@ import java.util.List;
  *
  * <p>The rate comes from the jobs' own timestamps, first {@code attempted_at} to last {@code finalized_at}, so
  * neither the submission nor the harness's polling is part of it; the harness polls through the partial indexes, at
- * a pace that keeps its polling to a twentieth of one connection's time ({@link PollPace}), so it takes little from the
- * server it measures. Before each round the table is emptied
- * ({@code TRUNCATE}), so every round starts from the same state as the ceiling's claim cells (a freshly loaded and
+ * a pace set by what each poll costs ({@link PollPace}), so it takes little from the server it measures. Before each
+ * round the table is emptied ({@code TRUNCATE}), so every round starts from the same state as the ceiling's claim cells (a freshly loaded and
  * vacuumed table), not behind the dead rows of the rounds before it.
  */
 final class Backlog {

@@ -2,8 +2,8 @@ package dev.weir.bench;
 
 /**
  * How long the harness waits between two polls of the database while a scenario runs: at least 250 ms, and at least
- * nineteen times what the last poll took, so that polling takes at most a twentieth of one connection's time however
- * costly a poll grows. Counting the unfinished jobs of a backlog of 200,000 read every entry of {@code jobs_available}
+ * nineteen times what the last poll took, up to 4 s, so that polls of up to about 210 ms take at most a twentieth of
+ * one connection's time (a costlier poll still waits only 4 s, so that the end of a drain is seen). Counting the unfinished jobs of a backlog of 200,000 read every entry of {@code jobs_available}
  * and took up to 180 ms: polled every 250 ms, the count took about a fifth of a core from the drain it was waiting for
  * (ADR 0015, amendment of 2026-12-08).
  */

@@ -280,15 +280,13 @@ final class Scenarios {
         t.api().resume(DEFAULT);
         int warmUp = 20;
         Histogram submit = new Histogram(3);
-        Long[] ids = new Long[options.samples()];
-        Map<Long, Long> roundTripMicros = new HashMap<>();
+        Map<Long, Long> roundTripMicros = new HashMap<>(); // by job id
         for (int i = -warmUp; i < options.samples(); i++) {
             long start = System.nanoTime();
             long id = t.api().submit(NOOP);
             if (i >= 0) {
                 long micros = (System.nanoTime() - start) / 1000;
                 submit.recordValue(micros);
-                ids[i] = id;
                 roundTripMicros.put(id, micros);
             }
             Thread.sleep(ThreadLocalRandom.current().nextInt(10, 51));
@@ -297,7 +295,7 @@ final class Scenarios {
         Histogram pickup = new Histogram(3);
         List<SlowPickup> slowest = new ArrayList<>();
         for (List<Number> row : t.db().rows("SELECT id, round(extract(epoch FROM attempted_at - created_at) * 1e6)"
-                + " FROM weir.jobs WHERE id = ANY (?)", (Object) ids)) {
+                + " FROM weir.jobs WHERE id = ANY (?)", (Object) roundTripMicros.keySet().toArray(Long[]::new))) {
             long micros = Math.max(0, row.get(1).longValue());
             pickup.recordValue(micros);
             slowest.add(new SlowPickup(micros, roundTripMicros.get(row.get(0).longValue())));

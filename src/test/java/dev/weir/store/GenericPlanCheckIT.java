@@ -3,7 +3,9 @@ package dev.weir.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weir.testing.ServerXml;
 import dev.weir.testing.TestDatabase;
+import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,14 +22,14 @@ class GenericPlanCheckIT {
     }
 
     @Test
-    void theEnginesOptionsKeepGenericPlansAndAnOperatorsLaterOptionWins() throws SQLException {
+    void theEnginesOptionsKeepGenericPlansAndAnOperatorsLaterOptionWins() throws SQLException, IOException {
         // The engine's data source puts its setting before WEIR_DB_OPTIONS; PostgreSQL applies the options in order.
-        String engine = GenericPlanCheck.of(TestDatabase.dataSource(
-                Map.of("options", "-c plan_cache_mode=force_generic_plan -c jit=off")));
+        String shipped = ServerXml.dataSourceOptions("weir-engine");
+        String engine = GenericPlanCheck.of(TestDatabase.dataSource(Map.of("options", shipped)));
         assertEquals("force_generic_plan", engine);
         assertTrue(GenericPlanCheck.advice("jdbc/weir-engine", engine).isEmpty());
         String overridden = GenericPlanCheck.of(TestDatabase.dataSource(
-                Map.of("options", "-c plan_cache_mode=force_generic_plan -c jit=off -c plan_cache_mode=force_custom_plan")));
+                Map.of("options", shipped + " -c plan_cache_mode=force_custom_plan")));
         assertEquals("force_custom_plan", overridden);
         assertTrue(GenericPlanCheck.advice("jdbc/weir-engine", overridden).isPresent());
     }
